@@ -1,0 +1,54 @@
+/// A model could not be mapped between its layers (raw data, DTO, application model).
+///
+/// It names the type being mapped and, for `Codable` types, the coding path of the
+/// value that failed, e.g. `User: at "photos[1].id": expected String, found a number`.
+public struct MappingError: Error, Sendable, CustomStringConvertible {
+    /// The name of the type that could not be mapped.
+    public let typeName: String
+    /// The coding path of the failing value, as `photos[1].id`; empty at the top level.
+    public internal(set) var codingPath: String
+    /// What went wrong.
+    public let reason: String
+
+    /// Creates an error for `type` with a free-form reason.
+    public init(type: Any.Type, codingPath: String = "", description: String) {
+        self.typeName = String(reflecting: type)
+        self.codingPath = codingPath
+        self.reason = description
+    }
+
+    /// Creates an error for `type` from an underlying error, reading the coding path
+    /// and reason out of `DecodingError` and `EncodingError`.
+    public init(type: Any.Type, underlying: any Error) {
+        if let mapping = underlying as? MappingError {
+            self = mapping
+            return
+        }
+        let (path, reason) = CodingErrorDescription.describe(underlying)
+        self.init(type: type, codingPath: path, description: reason)
+    }
+
+    /// A one-line description for logs.
+    public var description: String {
+        codingPath.isEmpty
+            ? "\(typeName): \(reason)"
+            : "\(typeName): at \"\(codingPath)\": \(reason)"
+    }
+}
+
+extension MappingError {
+    /// The same error seen from an enclosing collection: `segment` is prefixed to the path.
+    func nested(under segment: String) -> MappingError {
+        let joined: String
+        if codingPath.isEmpty {
+            joined = segment
+        } else if codingPath.hasPrefix("[") {
+            joined = segment + codingPath
+        } else {
+            joined = segment + "." + codingPath
+        }
+        var copy = self
+        copy.codingPath = joined
+        return copy
+    }
+}
