@@ -1,0 +1,139 @@
+import Foundation
+
+/// The body of a request or a response: bytes in memory, or a stream of chunks.
+///
+/// A body knows its length when it can, and says whether it can be read more than
+/// once (``isReplayable``): retries and redirects can only resend a replayable body.
+/// In-memory bodies and bodies made from a chunk factory (like multipart form data
+/// read from files) are replayable; a response streamed from the network is not,
+/// and iterating it a second time throws ``HTTPBodyError/alreadyConsumed``.
+public struct HTTPBody: Sendable {
+    /// The byte count, when it is known in advance.
+    public let length: Int64?
+    /// Whether the body can be iterated more than once.
+    public let isReplayable: Bool
+    private let source: Source
+
+    private enum Source: Sendable {
+        case bytes(Data)
+        case chunks(@Sendable () -> any AsyncIteratorProtocol & Sendable)
+        case oneShot(OneShotIterator)
+    }
+
+    /// A body holding `data` in memory.
+    public init(_ data: Data) {
+        self.length = Int64(data.count)
+        self.isReplayable = true
+        self.source = .bytes(data)
+    }
+
+    /// A body holding the UTF-8 bytes of `string`.
+    public init(_ string: String) {
+        self.init(Data(string.utf8))
+    }
+
+    /// A replayable body whose chunks come from a fresh sequence each time it is read.
+    /// - Parameters:
+    ///   - length: the exact byte count, when known.
+    ///   - makeChunks: returns a new sequence of the body's chunks on every call.
+    public init<Chunks: AsyncSequence & Sendable>(
+        length: Int64?,
+        makeChunks: @escaping @Sendable () -> Chunks
+    ) where Chunks.Element == Data, Chunks.AsyncIterator: Sendable {
+        self.length = length
+        self.isReplayable = true
+        self.source = .chunks { makeChunks().makeAsyncIterator() }
+    }
+
+    /// A body that streams `chunks` once, for example a response read from the network.
+    /// - Parameters:
+    ///   - length: the exact byte count, when known (for example from `Content-Length`).
+    ///   - chunks: the sequence of chunks; it is iterated at most once.
+    public init<Chunks: AsyncSequence & Sendable>(
+        length: Int64?,
+        streaming chunks: Chunks
+    ) where Chunks.Element == Data, Chunks.AsyncIterator: Sendable {
+        self.length = length
+        self.isReplayable = false
+        self.source = .oneShot(OneShotIterator(chunks.makeAsyncIterator()))
+    }
+
+    /// The bytes, when the body is held in memory; `nil` for a streamed body.
+    public var bufferedData: Data? {
+        if case .bytes(let data) = source { return data }
+        return nil
+    }
+
+    /// Reads the whole body, refusing to hold more than `maxBytes`.
+    /// - Throws: ``HTTPBodyError/tooLarge(limit:)`` past the limit (before reading
+    ///   anything when the length is known), ``HTTPBodyError/alreadyConsumed`` for a
+    ///   streamed body read twice, or the stream's own error.
+    public func collect(upTo maxBytes: Int) async throws -> Data {
+        if let length, length > Int64(maxBytes) { throw HTTPBodyError.tooLarge(limit: maxBytes) }
+        if case .bytes(let data) = source { return data }
+        var result = Data()
+        if let length { result.reserveCapacity(Int(length)) }
+        for try await chunk in self {
+            guard result.count + chunk.count <= maxBytes else { throw HTTPBodyError.tooLarge(limit: maxBytes) }
+            result.append(chunk)
+        }
+        return result
+    }
+}
+
+extension HTTPBody: AsyncSequence {
+    /// A chunk of the body's bytes.
+    public typealias Element = Data
+
+    /// Iterates the body's chunks.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        fileprivate var pending: Data?
+        fileprivate var upstream: (any AsyncIteratorProtocol)?
+        fileprivate var consumed = false
+
+        /// The next chunk, or `nil` at the end.
+        /// - Throws: ``HTTPBodyError/alreadyConsumed`` when another reader took a streamed body.
+        public mutating func next() async throws -> Data? {
+            if consumed { throw HTTPBodyError.alreadyConsumed }
+            if let chunk = pending {
+                pending = nil
+                return chunk.isEmpty ? nil : chunk
+            }
+            guard var iterator = upstream else { return nil }
+            let element = try await iterator.next()
+            upstream = iterator
+            // The initialisers only accept sequences of `Data`, so the cast always succeeds.
+            return element as? Data
+        }
+    }
+
+    /// Starts reading the body.
+    public func makeAsyncIterator() -> AsyncIterator {
+        switch source {
+        case .bytes(let data): AsyncIterator(pending: data)
+        case .chunks(let make): AsyncIterator(upstream: make())
+        case .oneShot(let box):
+            if let upstream = box.claim() {
+                AsyncIterator(upstream: upstream)
+            } else {
+                AsyncIterator(consumed: true)
+            }
+        }
+    }
+}
+
+/// Why a body could not be read.
+public enum HTTPBodyError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The body holds more than the given number of bytes.
+    case tooLarge(limit: Int)
+    /// A streamed body was read a second time.
+    case alreadyConsumed
+
+    /// A one-line description for logs.
+    public var description: String {
+        switch self {
+        case .tooLarge(let limit): "the body is larger than the limit of \(limit) bytes"
+        case .alreadyConsumed: "the streamed body was already read; it cannot be read twice"
+        }
+    }
+}

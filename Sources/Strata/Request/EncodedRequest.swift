@@ -1,0 +1,16 @@
+import Foundation
+import HTTPTypes
+
+/// A request ready for a transport: the HTTP head and the body bytes.
+public struct EncodedRequest: Sendable {
+    /// Method, URL and header fields.
+    public var head: HTTPRequest
+    /// The body, or `nil` for none.
+    public var body: HTTPBody?
+
+    /// Creates an encoded request.
+    public init(head: HTTPRequest, body: HTTPBody?) {
+        self.head = head
+        self.body = body
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// A request together with the way its response becomes a `Response` value:
+/// everything a client needs to load one resource.
+///
+/// ```swift
+/// extension Photo {
+///     static func single(by id: Int, with baseURL: URL) throws -> Endpoint<Photo> {
+///         Endpoint(RequestDescription(route: try baseURL + "photos/\(id)"), decoding: Photo.self)
+///     }
+/// }
+/// ```
+///
+/// Endpoints are values: build them anywhere, inspect ``encoded()`` in tests with no
+/// network, and ``map(_:)`` their result.
+public struct Endpoint<Response>: Sendable {
+    /// The request, with its route erased to any URL route.
+    public var request: RequestDescription<any URLRouteProvider>
+    /// Turns the received response into a `Response`, using the given decoder.
+    public var parse: @Sendable (RawResponse, JSONDecoder) throws -> Response
+    /// A decoder for this endpoint only; `nil` uses the client's.
+    public var jsonDecoder: JSONDecoder?
+    /// An encoder for this endpoint's parameters only; `nil` uses the client's.
+    public var jsonEncoder: JSONEncoder?
+
+    /// Creates an endpoint from a request and a parse function.
+    ///
+    /// The parse function should throw ``MappingError`` when the body does not
+    /// describe a `Response`.
+    public init<Route: URLRouteProvider>(
+        _ request: RequestDescription<Route>,
+        parse: @escaping @Sendable (RawResponse, JSONDecoder) throws -> Response
+    ) {
+        self.request = request.mapRoute { $0 as any URLRouteProvider }
+        self.parse = parse
+    }
+
+    /// Encodes the request, for a transport or for inspection in a test.
+    /// - Throws: ``URLRouteError`` or ``ParameterEncodingError``.
+    public func encoded(jsonEncoder defaultEncoder: JSONEncoder = .strataDefault()) throws -> EncodedRequest {
+        try request.encoded(url: request.route.url(), jsonEncoder: jsonEncoder ?? defaultEncoder)
+    }
+
+    /// The same request, with `transform` applied to the parsed response.
+    public func map<Mapped>(
+        _ transform: @escaping @Sendable (Response) throws -> Mapped
+    ) -> Endpoint<Mapped> {
+        let parse = self.parse
+        var mapped = Endpoint<Mapped>(request) { response, decoder in
+            try transform(parse(response, decoder))
+        }
+        mapped.jsonDecoder = jsonDecoder
+        mapped.jsonEncoder = jsonEncoder
+        return mapped
+    }
+}
+
+extension Endpoint {
+    /// Erased requests keep their route as it is.
+    init(
+        _ request: RequestDescription<any URLRouteProvider>,
+        parse: @escaping @Sendable (RawResponse, JSONDecoder) throws -> Response
+    ) {
+        self.request = request
+        self.parse = parse
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import HTTPTypes
+import HTTPTypesFoundation
+
+extension RequestDescription where Route: URLRouteProvider {
+    /// Builds the URL from the route and encodes the request.
+    /// - Throws: ``URLRouteError`` for the URL, ``ParameterEncodingError`` for the parameters.
+    public func encoded(jsonEncoder: JSONEncoder = .strataDefault()) throws -> EncodedRequest {
+        try encoded(url: route.url(), jsonEncoder: jsonEncoder)
+    }
+}
+
+extension RequestDescription {
+    /// Encodes the request for `url`, whatever the route type.
+    ///
+    /// Header fields the caller set win over the `Content-Type` an encoding would add.
+    /// - Throws: ``ParameterEncodingError`` when the parameters cannot be encoded, a
+    ///   JSON body is asked for on a GET or HEAD request, or parameters and ``body``
+    ///   both want the body.
+    public func encoded(url: URL, jsonEncoder: JSONEncoder = .strataDefault()) throws -> EncodedRequest {
+        var url = url
+        var headers = headers
+        var bodyBytes: HTTPBody?
+        var contentType: String?
+
+        if let parameters {
+            switch encoding {
+            case .json:
+                guard method != .get, method != .head else {
+                    throw ParameterEncodingError(
+                        reason: "a \(method.rawValue) request cannot carry a JSON body; use .urlQuery")
+                }
+                do {
+                    bodyBytes = HTTPBody(try jsonEncoder.encode(parameters))
+                } catch {
+                    throw ParameterEncodingError(reason: MappingError(type: type(of: parameters), underlying: error).description)
+                }
+                contentType = "application/json"
+            case .formURL(let formEncoder):
+                bodyBytes = HTTPBody(try formEncoder.encode(parameters))
+                contentType = "application/x-www-form-urlencoded; charset=utf-8"
+            case .urlQuery(let formEncoder):
+                url = try Self.appendingQuery(try formEncoder.encode(parameters), to: url)
+            }
+        }
+        if let body {
+            guard bodyBytes == nil else {
+                throw ParameterEncodingError(
+                    reason: "the request has both a body and parameters encoded into the body; use .urlQuery for the parameters")
+            }
+            switch body {
+            case .data(let data, let type):
+                bodyBytes = HTTPBody(data)
+                contentType = type
+            }
+        }
+        if let contentType, headers[.contentType] == nil {
+            headers[.contentType] = contentType
+        }
+        return EncodedRequest(head: HTTPRequest(method: method, url: url, headerFields: headers), body: bodyBytes)
+    }
+
+    /// `url` with `query` appended after any query it already has.
+    static func appendingQuery(_ query: String, to url: URL) throws -> URL {
+        guard !query.isEmpty else { return url }
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
+            throw URLRouteError.invalidURL(base: url.absoluteString, path: "?" + query)
+        }
+        if let existing = components.percentEncodedQuery, !existing.isEmpty {
+            components.percentEncodedQuery = existing + "&" + query
+        } else {
+            components.percentEncodedQuery = query
+        }
+        guard let result = components.url else {
+            throw URLRouteError.invalidURL(base: url.absoluteString, path: "?" + query)
+        }
+        return result
+    }
+}
