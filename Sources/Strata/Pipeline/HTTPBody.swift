@@ -16,7 +16,7 @@ public struct HTTPBody: Sendable {
 
     private enum Source: Sendable {
         case bytes(Data)
-        case chunks(@Sendable () -> any AsyncIteratorProtocol & Sendable)
+        case chunks(@Sendable () -> any AsyncIteratorProtocol)
         case oneShot(OneShotIterator)
     }
 
@@ -39,7 +39,7 @@ public struct HTTPBody: Sendable {
     public init<Chunks: AsyncSequence & Sendable>(
         length: Int64?,
         makeChunks: @escaping @Sendable () -> Chunks
-    ) where Chunks.Element == Data, Chunks.AsyncIterator: Sendable {
+    ) where Chunks.Element == Data {
         self.length = length
         self.isReplayable = true
         self.source = .chunks { makeChunks().makeAsyncIterator() }
@@ -52,10 +52,10 @@ public struct HTTPBody: Sendable {
     public init<Chunks: AsyncSequence & Sendable>(
         length: Int64?,
         streaming chunks: Chunks
-    ) where Chunks.Element == Data, Chunks.AsyncIterator: Sendable {
+    ) where Chunks.Element == Data {
         self.length = length
         self.isReplayable = false
-        self.source = .oneShot(OneShotIterator(chunks.makeAsyncIterator()))
+        self.source = .oneShot(OneShotIterator { chunks.makeAsyncIterator() })
     }
 
     /// The bytes, when the body is held in memory; `nil` for a streamed body.

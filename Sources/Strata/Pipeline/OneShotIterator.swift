@@ -3,21 +3,22 @@ import Foundation
 /// Hands the upstream iterator of a streamed ``HTTPBody`` to its first reader only;
 /// every later reader gets `nil` and reports ``HTTPBodyError/alreadyConsumed``.
 ///
-/// `@unchecked Sendable`: `iterator` is only read and cleared while `lock` is held,
-/// and once claimed it belongs to a single reader.
+/// `@unchecked Sendable`: `makeIterator` is only read and cleared while `lock` is
+/// held, so exactly one caller gets to make the iterator.
 final class OneShotIterator: @unchecked Sendable {
     private let lock = NSLock()
-    private var iterator: (any AsyncIteratorProtocol)?
+    private var makeIterator: (@Sendable () -> any AsyncIteratorProtocol)?
 
-    init(_ iterator: any AsyncIteratorProtocol & Sendable) {
-        self.iterator = iterator
+    init(_ makeIterator: @escaping @Sendable () -> any AsyncIteratorProtocol) {
+        self.makeIterator = makeIterator
     }
 
-    /// The upstream iterator on the first call, `nil` on every later one.
+    /// A fresh upstream iterator on the first call, `nil` on every later one.
     func claim() -> (any AsyncIteratorProtocol)? {
-        lock.withLock {
-            defer { iterator = nil }
-            return iterator
+        let make: (@Sendable () -> any AsyncIteratorProtocol)? = lock.withLock {
+            defer { makeIterator = nil }
+            return makeIterator
         }
+        return make?()
     }
 }

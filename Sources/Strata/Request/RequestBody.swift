@@ -4,4 +4,6 @@ import Foundation
 public enum RequestBody: Sendable {
     /// These bytes, sent with this `Content-Type` (when not `nil`).
     case data(Data, contentType: String?)
+    /// A `multipart/form-data` body, streamed part by part so files are never read whole.
+    case multipart(MultipartFormData)
 }

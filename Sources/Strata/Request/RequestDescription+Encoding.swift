@@ -52,6 +52,9 @@ extension RequestDescription {
             case .data(let data, let type):
                 bodyBytes = HTTPBody(data)
                 contentType = type
+            case .multipart(let form):
+                bodyBytes = HTTPBody(length: form.contentLength) { form.makeChunks() }
+                contentType = form.contentType
             }
         }
         if let contentType, headers[.contentType] == nil {
