@@ -6,12 +6,19 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "Strata", targets: ["Strata"]),
+        .library(name: "StrataURLSession", targets: ["StrataURLSession"]),
+        .library(name: "StrataAsyncHTTPClient", targets: ["StrataAsyncHTTPClient"]),
+        .library(name: "StrataTesting", targets: ["StrataTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
+        // The core: models, routing, encodings, requests, pipeline, client. No transport.
         .target(
             name: "Strata",
             dependencies: [
@@ -20,9 +27,61 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // URLSession transport (Apple platforms and Linux's FoundationNetworking).
+        .target(
+            name: "StrataURLSession",
+            dependencies: [
+                "Strata",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
+            ]
+        ),
+        // AsyncHTTPClient transport: the recommended one on Linux and servers.
+        .target(
+            name: "StrataAsyncHTTPClient",
+            dependencies: [
+                "Strata",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]
+        ),
+        // Mock transport for tests and offline prototyping.
+        .target(
+            name: "StrataTesting",
+            dependencies: [
+                "Strata",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // An in-process Hummingbird server that echoes what it receives, for the tests.
+        .target(
+            name: "StrataTestServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "StrataTests",
-            dependencies: ["Strata"]
+            dependencies: [
+                "Strata",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .testTarget(
+            name: "StrataIntegrationTests",
+            dependencies: [
+                "Strata",
+                "StrataURLSession",
+                "StrataAsyncHTTPClient",
+                "StrataTesting",
+                "StrataTestServer",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

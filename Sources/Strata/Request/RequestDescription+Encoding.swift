@@ -30,17 +30,13 @@ extension RequestDescription {
                     throw ParameterEncodingError(
                         reason: "a \(method.rawValue) request cannot carry a JSON body; use .urlQuery")
                 }
-                do {
-                    bodyBytes = HTTPBody(try jsonEncoder.encode(parameters))
-                } catch {
-                    throw ParameterEncodingError(reason: MappingError(type: type(of: parameters), underlying: error).description)
-                }
+                bodyBytes = HTTPBody(try Self.wrappingErrors(of: parameters) { try jsonEncoder.encode($0) })
                 contentType = "application/json"
             case .formURL(let formEncoder):
-                bodyBytes = HTTPBody(try formEncoder.encode(parameters))
+                bodyBytes = HTTPBody(try Self.wrappingErrors(of: parameters) { try formEncoder.encode($0) })
                 contentType = "application/x-www-form-urlencoded; charset=utf-8"
             case .urlQuery(let formEncoder):
-                url = try Self.appendingQuery(try formEncoder.encode(parameters), to: url)
+                url = try Self.appendingQuery(try Self.wrappingErrors(of: parameters) { try formEncoder.encode($0) }, to: url)
             }
         }
         if let body {
@@ -61,6 +57,21 @@ extension RequestDescription {
             headers[.contentType] = contentType
         }
         return EncodedRequest(head: HTTPRequest(method: method, url: url, headerFields: headers), body: bodyBytes)
+    }
+
+    /// Runs an encoder over `parameters`, turning its failures into ``ParameterEncodingError``
+    /// that names the parameters' type and the coding path.
+    static func wrappingErrors<Output>(
+        of parameters: any Encodable & Sendable,
+        _ encode: (any Encodable & Sendable) throws -> Output
+    ) throws -> Output {
+        do {
+            return try encode(parameters)
+        } catch let error as ParameterEncodingError {
+            throw error
+        } catch {
+            throw ParameterEncodingError(reason: MappingError(type: type(of: parameters), underlying: error).description)
+        }
     }
 
     /// `url` with `query` appended after any query it already has.
