@@ -28,6 +28,6 @@ public struct JSONValueDecoder: Sendable {
     /// Decodes a `T` from `json`.
     /// - Throws: `DecodingError` naming the coding path of the value that did not fit.
     public func decode<T: Decodable>(_ type: T.Type, from json: JSON) throws -> T {
-        throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not implemented yet"))
+        try unbox(json, as: type, at: [])
     }
 }

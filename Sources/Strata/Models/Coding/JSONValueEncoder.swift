@@ -43,6 +43,14 @@ public struct JSONValueEncoder: Sendable {
     /// - Throws: `EncodingError` when the value cannot be represented (for example a
     ///   non-finite double, or a container with no value).
     public func encode<T: Encodable>(_ value: T) throws -> JSON {
-        throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "not implemented yet"))
+        let context = JSONEncodingContext(options: self)
+        guard let slot = try context.slot(for: value, at: []) else {
+            throw EncodingError.invalidValue(value, .init(
+                codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
+        }
+        if let failure = context.failure {
+            throw failure
+        }
+        return slot.resolved
     }
 }
