@@ -68,6 +68,7 @@ let package = Package(
             name: "StrataTests",
             dependencies: [
                 "Strata",
+                "StrataTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),

@@ -16,7 +16,7 @@ struct Size: Codable, Equatable {
     var height: Int
 }
 
-struct Photo: Codable, Equatable {
+struct AlbumPhoto: Codable, Equatable {
     var id: Int
     var title: String
     var kind: MediaKind
@@ -28,7 +28,7 @@ struct Photo: Codable, Equatable {
 struct Album: Codable, Equatable {
     var name: String
     var priority: Priority
-    var photos: [Photo]
+    var photos: [AlbumPhoto]
     var counts: [String: Int]
     var grid: [[Int]]
     var flags: [String: [Bool]]
@@ -37,8 +37,8 @@ struct Album: Codable, Equatable {
         name: "Trip",
         priority: .high,
         photos: [
-            Photo(id: 1, title: "Sea", kind: .photo, tags: ["blue", "wet"], size: Size(width: 640, height: 480), rating: 4.5),
-            Photo(id: 2, title: "Clip", kind: .video, tags: [], size: nil, rating: nil),
+            AlbumPhoto(id: 1, title: "Sea", kind: .photo, tags: ["blue", "wet"], size: Size(width: 640, height: 480), rating: 4.5),
+            AlbumPhoto(id: 2, title: "Clip", kind: .video, tags: [], size: nil, rating: nil),
         ],
         counts: ["views": 10, "likes": 3],
         grid: [[1, 2], [], [3]],

@@ -88,7 +88,7 @@ private let bytes = Data([1, 2, 255])
         #expect(try encoder.encode(Optionals())
             == ["text": nil, "number": nil, "small": nil, "ratio": nil, "size": nil, "list": nil])
         #expect(try encoder.encode(Optionals(number: 3)) == ["text": nil, "number": 3, "small": nil, "ratio": nil, "size": nil, "list": nil])
-        #expect(try encoder.encode([Photo(id: 1, title: "t", kind: .photo, tags: [])])
+        #expect(try encoder.encode([AlbumPhoto(id: 1, title: "t", kind: .photo, tags: [])])
             == [["id": 1, "title": "t", "kind": "photo", "tags": [], "size": nil, "rating": nil]])
     }
 
