@@ -9,6 +9,16 @@ public struct MappingError: Error, Sendable, CustomStringConvertible {
     public internal(set) var codingPath: String
     /// What went wrong.
     public let reason: String
+    /// Which step of the mapping failed.
+    public internal(set) var layer: Layer = .raw
+
+    /// The steps of mapping a response into an application model.
+    public enum Layer: Sendable, Equatable {
+        /// Bytes or raw data into a raw-layer model (decoding).
+        case raw
+        /// A DTO into an application model (`from(dto:)`).
+        case model
+    }
 
     /// Creates an error for `type` with a free-form reason.
     public init(type: Any.Type, codingPath: String = "", description: String) {

@@ -23,7 +23,9 @@ enum BodyParsing {
         do {
             return try T.from(dto: dto)
         } catch {
-            throw MappingError(type: T.self, underlying: error)
+            var mapping = MappingError(type: T.self, underlying: error)
+            mapping.layer = .model
+            throw mapping
         }
     }
 

@@ -22,6 +22,12 @@ public struct Endpoint<Response>: Sendable {
     public var jsonDecoder: JSONDecoder?
     /// An encoder for this endpoint's parameters only; `nil` uses the client's.
     public var jsonEncoder: JSONEncoder?
+    /// Which responses count as success for this endpoint; `nil` uses the client's.
+    public var validation: ResponseValidation?
+    /// How long the whole exchange may take; `nil` uses the client's timeout.
+    public var timeout: Duration?
+    /// Free-form attributes middleware can act on (see ``RequestContext/attributes``).
+    public var attributes: [String: String] = [:]
 
     /// Creates an endpoint from a request and a parse function.
     ///
@@ -47,10 +53,20 @@ public struct Endpoint<Response>: Sendable {
     ) -> Endpoint<Mapped> {
         let parse = self.parse
         var mapped = Endpoint<Mapped>(request) { response, decoder in
-            try transform(parse(response, decoder))
+            let value = try parse(response, decoder)
+            do {
+                return try transform(value)
+            } catch {
+                var mapping = MappingError(type: Mapped.self, underlying: error)
+                mapping.layer = .model
+                throw mapping
+            }
         }
         mapped.jsonDecoder = jsonDecoder
         mapped.jsonEncoder = jsonEncoder
+        mapped.validation = validation
+        mapped.timeout = timeout
+        mapped.attributes = attributes
         return mapped
     }
 }

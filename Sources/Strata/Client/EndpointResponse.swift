@@ -1,0 +1,18 @@
+import Foundation
+import HTTPTypes
+
+/// A parsed value together with everything that produced it.
+public struct EndpointResponse<Value> {
+    /// The parsed value.
+    public let value: Value
+    /// The request as it was sent (after the endpoint's encoding, before middleware).
+    public let request: HTTPRequest
+    /// The response head.
+    public let head: HTTPResponse
+    /// The raw body bytes.
+    public let body: Data
+    /// How long the exchange took, from encoding to parsed value.
+    public let duration: Duration
+}
+
+extension EndpointResponse: Sendable where Value: Sendable {}

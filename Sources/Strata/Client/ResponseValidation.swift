@@ -1,0 +1,70 @@
+import Foundation
+import HTTPTypes
+
+/// Which responses count as success: status codes and, optionally, content types.
+///
+/// The default accepts 2xx with any content type. Responses that carry no content
+/// by definition — 204, 205, 304 and answers to HEAD — pass the content-type check
+/// when their body is empty.
+public struct ResponseValidation: Sendable {
+    /// The status codes accepted.
+    public var acceptableStatusCodes: Set<Int>
+    /// The media types accepted (`application/json`, `application/*`, `*/*`);
+    /// `nil` accepts any. Parameters such as `charset` are ignored.
+    public var acceptableContentTypes: [String]?
+
+    /// Creates a validation rule.
+    public init(statusCodes: some Sequence<Int> = 200..<300, contentTypes: [String]? = nil) {
+        self.acceptableStatusCodes = Set(statusCodes)
+        self.acceptableContentTypes = contentTypes
+    }
+
+    /// 2xx, any content type.
+    public static var `default`: ResponseValidation { ResponseValidation() }
+
+    /// Accepts every response; status and type are left to the parse function.
+    public static var acceptAll: ResponseValidation { ResponseValidation(statusCodes: 100..<600) }
+
+    /// Checks `response`.
+    /// - Throws: ``StrataError`` of kind ``StrataError/Kind/unacceptableStatus(_:)`` or
+    ///   ``StrataError/Kind/unacceptableContentType(_:)``, carrying the body snippet.
+    public func validate(_ response: HTTPResponse, body: Data, for request: HTTPRequest) throws(StrataError) {
+        if let failure = failure(of: response, bodyIsEmpty: body.isEmpty, for: request) {
+            throw StrataError(failure, request: request, response: response, body: body)
+        }
+    }
+
+    /// Why `response` is not acceptable, or `nil` when it is.
+    func failure(of response: HTTPResponse, bodyIsEmpty: Bool, for request: HTTPRequest) -> StrataError.Kind? {
+        guard acceptableStatusCodes.contains(response.status.code) else {
+            return .unacceptableStatus(response.status)
+        }
+        guard let acceptableContentTypes else { return nil }
+        let noContent = [204, 205, 304].contains(response.status.code) || request.method == .head
+        if bodyIsEmpty && noContent { return nil }
+        let contentType = response.headerFields[.contentType]
+        guard let contentType, Self.matches(contentType, any: acceptableContentTypes) else {
+            return .unacceptableContentType(contentType)
+        }
+        return nil
+    }
+
+    static func matches(_ contentType: String, any patterns: [String]) -> Bool {
+        let mediaType = Self.mediaType(contentType)
+        let (type, subtype) = Self.split(mediaType)
+        return patterns.contains { pattern in
+            let (patternType, patternSubtype) = Self.split(Self.mediaType(pattern))
+            return (patternType == "*" || patternType == type) && (patternSubtype == "*" || patternSubtype == subtype)
+        }
+    }
+
+    private static func mediaType(_ value: String) -> Substring {
+        let essence = value.split(separator: ";", maxSplits: 1).first ?? ""
+        return Substring(essence.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+
+    private static func split(_ mediaType: Substring) -> (Substring, Substring) {
+        let parts = mediaType.split(separator: "/", maxSplits: 1)
+        return (parts.first ?? "", parts.count > 1 ? parts[1] : "")
+    }
+}

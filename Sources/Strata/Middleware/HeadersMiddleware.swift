@@ -1,0 +1,67 @@
+import HTTPTypes
+
+/// Adds header fields to every request: fixed ones, or ones computed per request,
+/// synchronously or asynchronously (a bearer token read from a store, say) — the
+/// seed documents' request "metadata".
+///
+/// ```swift
+/// HeadersMiddleware([.userAgent: "MyApp/1.0", .accept: "application/json"])
+/// HeadersMiddleware.bearerToken { await tokenStore.accessToken }
+/// ```
+public struct HeadersMiddleware: Middleware {
+    /// What to do when the request already has a field of the same name.
+    public enum Policy: Sendable {
+        /// Keep the request's own value (good for defaults).
+        case keepExisting
+        /// Replace it (good for credentials).
+        case replace
+    }
+
+    private let policy: Policy
+    private let fields: @Sendable (RequestContext) async throws -> HTTPFields
+
+    /// Adds fixed fields; by default a request's own fields win.
+    public init(_ fields: HTTPFields, policy: Policy = .keepExisting) {
+        self.policy = policy
+        self.fields = { _ in fields }
+    }
+
+    /// Adds fields computed for each request. The closure may be synchronous or `async`.
+    /// When it throws, the request fails with ``StrataError/Kind/middleware(_:)``.
+    public init(policy: Policy = .replace, _ fields: @escaping @Sendable (RequestContext) async throws -> HTTPFields) {
+        self.policy = policy
+        self.fields = fields
+    }
+
+    /// Sets `Authorization: Bearer <token>` from `token`, read for every request;
+    /// a `nil` token sends the request without the field.
+    public static func bearerToken(_ token: @escaping @Sendable () async throws -> String?) -> HeadersMiddleware {
+        HeadersMiddleware(policy: .replace) { _ in
+            guard let token = try await token() else { return [:] }
+            return [.authorization: "Bearer \(token)"]
+        }
+    }
+
+    /// Adds the fields, then passes the request on.
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: RequestContext,
+        next: MiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let extra: HTTPFields
+        do {
+            extra = try await fields(context)
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            throw StrataError(.middleware(error), request: request)
+        }
+        var request = request
+        for name in Set(extra.map(\.name)) {
+            guard policy == .replace || request.headerFields[name] == nil else { continue }
+            request.headerFields[values: name] = extra[values: name]
+        }
+        return try await next(request, body, context)
+    }
+}

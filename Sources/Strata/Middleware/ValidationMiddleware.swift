@@ -1,0 +1,35 @@
+import Foundation
+import HTTPTypes
+
+/// Validates responses inside the middleware chain, so that the steps outside it
+/// (a retry, a logger) see unacceptable responses as ``StrataError``s.
+///
+/// The ``Networker`` validates every response after the chain anyway (with
+/// ``Networker/Configuration/validation`` or ``Endpoint/validation``); add this step
+/// only when earlier middleware must react to the failure.
+public struct ValidationMiddleware: Middleware {
+    /// The rule applied.
+    public let validation: ResponseValidation
+
+    /// Creates the step with a rule; the default accepts 2xx.
+    public init(_ validation: ResponseValidation = .default) {
+        self.validation = validation
+    }
+
+    /// Passes the request on and checks the response.
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: RequestContext,
+        next: MiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let (response, responseBody) = try await next(request, body, context)
+        // Only the head is checked here, so the body can stay a stream.
+        let bodyIsEmpty = responseBody == nil || responseBody?.length == 0
+        guard let failure = validation.failure(of: response, bodyIsEmpty: bodyIsEmpty, for: request) else {
+            return (response, responseBody)
+        }
+        let snippet = await responseBody?.prefix(StrataError.snippetLimit)
+        throw StrataError(failure, request: request, response: response, body: snippet)
+    }
+}
