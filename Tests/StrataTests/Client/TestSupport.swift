@@ -1,0 +1,73 @@
+import Foundation
+import HTTPTypes
+import Logging
+@testable import Strata
+
+/// A transport that answers with a closure, for unit tests of the client.
+struct ClosureTransport: Transport {
+    let handler: @Sendable (HTTPRequest, HTTPBody?, ContinuousClock.Instant?) async throws -> (HTTPResponse, HTTPBody?)
+
+    func send(_ request: HTTPRequest, body: HTTPBody?, deadline: ContinuousClock.Instant?) async throws -> (HTTPResponse, HTTPBody?) {
+        try await handler(request, body, deadline)
+    }
+
+    static func json(_ text: String, status: HTTPResponse.Status = .ok) -> ClosureTransport {
+        ClosureTransport { _, _, _ in
+            (HTTPResponse(status: status, headerFields: [.contentType: "application/json"]), HTTPBody(text))
+        }
+    }
+}
+
+/// Records what passes through, in order.
+final class EventLog: Sendable {
+    private let lock = NSLock()
+    nonisolated(unsafe) private var events: [String] = []  // guarded by `lock`
+
+    func append(_ event: String) { lock.withLock { events.append(event) } }
+    var all: [String] { lock.withLock { events } }
+}
+
+struct TaggingMiddleware: Middleware {
+    let name: String
+    let log: EventLog
+
+    func intercept(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext,
+                   next: MiddlewareNext) async throws -> (HTTPResponse, HTTPBody?) {
+        log.append("→\(name)")
+        var request = request
+        request.headerFields.append(HTTPField(name: .init("X-Trail")!, value: name))
+        let result = try await next(request, body, context)
+        log.append("←\(name)")
+        return result
+    }
+}
+
+/// A swift-log handler that keeps every line, for asserting on logs.
+struct CapturingLogHandler: LogHandler {
+    let log: EventLog
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let level = event.level, message = event.message
+        let fields = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.render($0.value))" }.joined(separator: " ")
+        log.append("\(level) \(message) \(fields)")
+    }
+
+    /// Metadata with dictionaries in key order, so lines compare exactly.
+    static func render(_ value: Logger.MetadataValue) -> String {
+        switch value {
+        case .dictionary(let dictionary):
+            "[" + dictionary.sorted { $0.key < $1.key }.map { "\($0.key): \(render($0.value))" }.joined(separator: ", ") + "]"
+        case .array(let array):
+            "[" + array.map(render).joined(separator: ", ") + "]"
+        default:
+            value.description
+        }
+    }
+}
