@@ -84,6 +84,16 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
+        // Runs against httpbin when HTTPBIN_URL is set (scripts/conformance.sh); skipped otherwise.
+        .testTarget(
+            name: "StrataConformanceTests",
+            dependencies: [
+                "Strata",
+                "StrataURLSession",
+                "StrataAsyncHTTPClient",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

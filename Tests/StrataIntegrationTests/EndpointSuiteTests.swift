@@ -34,7 +34,7 @@ import Testing
                 let networker = Networker(transport: transport)
                 var form = MultipartFormData()
                 form.append("Ann ✓", name: "name")
-                form.append(Data((0..<=255).map { UInt8($0) }), name: "file", fileName: "bytes.bin", contentType: "application/octet-stream")
+                form.append(Data((0...255).map { UInt8($0) }), name: "file", fileName: "bytes.bin", contentType: "application/octet-stream")
                 let requests: [RequestDescription<EchoRoute>] = [
                     RequestDescription(route: Self.echo(server, "/echo/json"), method: .post,
                                        parameters: ["name": "Ann", "nested": ["emoji": "🦉", "n": 1.5]] as JSON),

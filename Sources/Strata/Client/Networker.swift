@@ -41,7 +41,7 @@ public struct Networker: Sendable {
     public let middleware: [any Middleware]
     /// Shared settings.
     public let configuration: Configuration
-    private let chain: MiddlewareNext
+    let chain: MiddlewareNext
 
     /// Creates a client.
     public init(transport: any Transport, middleware: [any Middleware] = [], configuration: Configuration = Configuration()) {
@@ -71,10 +71,7 @@ public struct Networker: Sendable {
         let start = ContinuousClock.now
         let encoded = try encode(endpoint)
         let request = encoded.head
-        let context = RequestContext(
-            deadline: (endpoint.timeout ?? configuration.timeout).map { start + $0 },
-            attributes: endpoint.attributes,
-            logger: configuration.logger)
+        let context = makeContext(for: endpoint, start: start)
 
         let head: HTTPResponse
         let body: Data
@@ -104,8 +101,16 @@ public struct Networker: Sendable {
                                 duration: start.duration(to: .now))
     }
 
+    /// The context for one load of `endpoint` started at `start`.
+    func makeContext<Response>(for endpoint: Endpoint<Response>, start: ContinuousClock.Instant) -> RequestContext {
+        RequestContext(
+            deadline: (endpoint.timeout ?? configuration.timeout).map { start + $0 },
+            attributes: endpoint.attributes,
+            logger: configuration.logger)
+    }
+
     /// Builds the URL and encodes the parameters.
-    private func encode<Response>(_ endpoint: Endpoint<Response>) throws(StrataError) -> EncodedRequest {
+    func encode<Response>(_ endpoint: Endpoint<Response>) throws(StrataError) -> EncodedRequest {
         let url: URL
         do {
             url = try endpoint.request.route.url()
