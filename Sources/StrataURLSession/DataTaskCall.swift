@@ -1,0 +1,40 @@
+import Foundation
+import HTTPTypes
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One `URLSession` data or upload task, run with a completion handler (no delegate)
+/// and bridged to Swift concurrency: cancelling the calling task cancels the
+/// `URLSessionTask` and throws `CancellationError` at once, without waiting for
+/// `URLSession` to report the cancellation.
+struct DataTaskCall: Sendable {
+    let session: URLSession
+    let request: URLRequest
+    /// The request body, sent with an upload task; `nil` sends a plain data task.
+    let body: Data?
+
+    /// Runs the task to completion.
+    /// - Returns: the final response head (after redirects) and the whole body.
+    /// - Throws: `CancellationError`, or a ``TransportError`` classifying the failure.
+    func run() async throws -> (HTTPResponse, Data) {
+        let state = DataTaskState()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                state.start(continuation, makeTask: makeTask)
+            }
+        } onCancel: {
+            state.cancel()
+        }
+    }
+
+    private func makeTask(
+        _ completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    ) -> URLSessionTask {
+        if let body {
+            session.uploadTask(with: request, from: body, completionHandler: completion)
+        } else {
+            session.dataTask(with: request, completionHandler: completion)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import HTTPTypes
+import HTTPTypesFoundation
+import Strata
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension URLSessionTransport {
+    /// The request body's bytes: in-memory bytes as they are, a streamed body collected
+    /// into memory (delegate-free `URLSession` tasks can only upload from memory).
+    static func collect(_ body: HTTPBody?, limit: Int) async throws -> Data? {
+        guard let body else { return nil }
+        if let data = body.bufferedData { return data }
+        do {
+            return try await body.collect(upTo: limit)
+        } catch let error as HTTPBodyError {
+            throw TransportError(.invalidRequest, underlying: error)
+        }
+    }
+
+    /// The body to upload for `method`: `URLSession` fails `GET` and `HEAD` requests that
+    /// carry a body (`URLError.dataLengthExceedsMaximum`, on Apple platforms and Linux
+    /// alike), so an empty body is dropped for them and a non-empty one is refused.
+    /// - Throws: ``TransportError/Kind/invalidRequest`` with
+    ///   ``URLSessionTransportError/bodyNotAllowed(method:)``.
+    static func payload(_ bytes: Data?, method: HTTPRequest.Method) throws -> Data? {
+        guard let bytes, method == .get || method == .head else { return bytes }
+        guard bytes.isEmpty else {
+            throw TransportError(.invalidRequest, underlying: URLSessionTransportError.bodyNotAllowed(method: method.rawValue))
+        }
+        return nil
+    }
+
+    /// `request` as a `URLRequest`, or ``TransportError/Kind/invalidRequest`` when it
+    /// has no absolute URL (a scheme and an authority).
+    static func makeURLRequest(_ request: HTTPRequest) throws -> URLRequest {
+        guard request.scheme != nil, request.authority != nil,
+              let urlRequest = URLRequest(httpRequest: request)
+        else {
+            throw TransportError(.invalidRequest, underlying: URLSessionTransportError.noAbsoluteURL)
+        }
+        return urlRequest
+    }
+
+    /// The seconds left until `deadline`, rounded up to a whole second, for
+    /// `URLRequest.timeoutInterval`.
+    ///
+    /// `FoundationNetworking` truncates the interval to whole seconds, so 0.3 s would
+    /// time out at once; the exact deadline is enforced by ``DeadlineRace`` instead.
+    /// - Throws: ``TransportError/Kind/timedOut`` when the deadline has already passed.
+    static func timeoutInterval(until deadline: ContinuousClock.Instant) throws -> TimeInterval {
+        let remaining = ContinuousClock.now.duration(to: deadline)
+        guard remaining > .zero else { throw TransportError(.timedOut) }
+        let parts = remaining.components
+        return TimeInterval(parts.seconds + (parts.attoseconds > 0 ? 1 : 0))
+    }
+}

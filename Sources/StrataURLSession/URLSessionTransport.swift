@@ -1,0 +1,101 @@
+import Foundation
+import HTTPTypes
+import Strata
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A ``Transport`` over Foundation's `URLSession`, on Apple platforms and on Linux
+/// (swift-corelibs-foundation's `FoundationNetworking`).
+///
+/// The transport uses completion-handler tasks and no task delegates, because
+/// delegates are unreliable in `FoundationNetworking`. That has consequences:
+///
+/// - **Request bodies are sent from memory.** A streamed ``HTTPBody`` (for example
+///   multipart form data read from files) is collected into memory before the request
+///   starts, up to ``streamedBodyLimit`` bytes; a larger body fails with a
+///   ``TransportError`` of kind ``TransportError/Kind/invalidRequest`` whose
+///   underlying error is ``HTTPBodyError/tooLarge(limit:)``. For large uploads, use
+///   the AsyncHTTPClient transport.
+/// - **Response bodies are buffered.** `URLSession` hands over the whole body at the
+///   end, so the returned body is always in memory, never streamed. Responses to
+///   `HEAD` and `204`/`304` responses have no body (`nil`).
+/// - **`GET` and `HEAD` cannot carry a body.** `URLSession` fails them; the transport
+///   drops an empty body and refuses a non-empty one with
+///   ``TransportError/Kind/invalidRequest``.
+/// - **Redirects are followed** by `URLSession`, as it does by default; the returned
+///   response is the final one.
+/// - **`URLSession` adds its own header fields** (`Accept`, `Accept-Encoding`,
+///   `User-Agent`, …) when the request lacks them, and decodes compressed responses;
+///   the returned body is the decoded bytes.
+///
+/// The `deadline` covers the whole exchange: the transport sets the request's
+/// `timeoutInterval` (an idle timeout) to the time left, rounded up to whole seconds
+/// because `FoundationNetworking` truncates it, and also cancels the task
+/// itself once the deadline passes, then throws ``TransportError/Kind/timedOut``.
+/// Cancelling the calling task cancels the `URLSessionTask` and throws
+/// `CancellationError`.
+public struct URLSessionTransport: Transport {
+    /// The default for ``streamedBodyLimit``: 512 MiB.
+    public static let defaultStreamedBodyLimit = 512 * 1024 * 1024
+
+    /// The session every request goes through.
+    public var session: URLSession { owner.session }
+    /// The most bytes a streamed request body may hold; it is collected into memory first.
+    public let streamedBodyLimit: Int
+    private let owner: SessionOwner
+
+    /// Creates a transport with its own session, made once from `configuration` and
+    /// reused for every request. The session is invalidated, letting running tasks
+    /// finish, when the last copy of the transport goes away.
+    /// - Parameters:
+    ///   - configuration: the session's configuration; `.default` unless told.
+    ///   - streamedBodyLimit: the most bytes a streamed request body may hold.
+    public init(
+        configuration: URLSessionConfiguration = .default,
+        streamedBodyLimit: Int = Self.defaultStreamedBodyLimit
+    ) {
+        self.owner = SessionOwner(owning: URLSession(configuration: configuration))
+        self.streamedBodyLimit = streamedBodyLimit
+    }
+
+    /// Creates a transport that borrows `session`; the caller keeps ownership and
+    /// decides when to invalidate it.
+    /// - Parameters:
+    ///   - session: the session to send requests through, for example `.shared`.
+    ///   - streamedBodyLimit: the most bytes a streamed request body may hold.
+    public init(session: URLSession, streamedBodyLimit: Int = Self.defaultStreamedBodyLimit) {
+        self.owner = SessionOwner(borrowing: session)
+        self.streamedBodyLimit = streamedBodyLimit
+    }
+
+    /// Sends `request` through the session; see ``Transport/send(_:body:deadline:)``.
+    /// - Throws: `CancellationError` when the calling task is cancelled, and
+    ///   ``TransportError`` for failures below HTTP (see the type's documentation).
+    public func send(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        deadline: ContinuousClock.Instant?
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        try Task.checkCancellation()
+        return try await DeadlineRace.run(until: deadline) {
+            try await exchange(request, body: body, deadline: deadline)
+        }
+    }
+
+    /// Collects the request body, then runs one `URLSession` task; ``send(_:body:deadline:)``
+    /// races it against the deadline.
+    private func exchange(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        deadline: ContinuousClock.Instant?
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var urlRequest = try Self.makeURLRequest(request)
+        let bytes = try Self.payload(await Self.collect(body, limit: streamedBodyLimit), method: request.method)
+        if let deadline {
+            urlRequest.timeoutInterval = try Self.timeoutInterval(until: deadline)
+        }
+        let call = DataTaskCall(session: session, request: urlRequest, body: bytes)
+        return Self.makeResponse(try await call.run(), method: request.method)
+    }
+}

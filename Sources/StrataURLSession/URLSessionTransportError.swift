@@ -1,0 +1,22 @@
+/// Failures that ``URLSessionTransport`` reports itself, as the `underlying` error of a
+/// ``TransportError``.
+public enum URLSessionTransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The request has no scheme or authority, so it has no absolute URL to load.
+    case noAbsoluteURL
+    /// `URLSession` cannot send a body with this method (`GET` or `HEAD`).
+    case bodyNotAllowed(method: String)
+    /// `URLSession` finished without an error but without an HTTP response.
+    case notHTTPResponse
+    /// The response's status code is outside `0...999`.
+    case invalidStatus(Int)
+
+    /// A one-line description for logs.
+    public var description: String {
+        switch self {
+        case .noAbsoluteURL: "the request has no absolute URL (scheme and authority)"
+        case .bodyNotAllowed(let method): "URLSession cannot send a \(method) request with a body"
+        case .notHTTPResponse: "URLSession returned no HTTP response"
+        case .invalidStatus(let code): "the response status \(code) is not a valid HTTP status"
+        }
+    }
+}

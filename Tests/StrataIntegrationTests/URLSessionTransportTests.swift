@@ -1,0 +1,304 @@
+import Foundation
+import HTTPTypes
+import Strata
+@testable import StrataURLSession
+import StrataTestServer
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("URLSessionTransport against the in-process server")
+struct URLSessionTransportTests {
+    let transport = URLSessionTransport(configuration: .ephemeral)
+
+    // MARK: Requests and bodies
+
+    @Test func getEchoesPathQueryAndHeaders() async throws {
+        try await TestServer.with { server in
+            var request = try Self.request(.get, server, "/echo/items/42?page=2&sort=name%20asc")
+            request.headerFields[.accept] = "application/json"
+            request.headerFields[try #require(HTTPField.Name("X-Strata-Test"))] = "value 1"
+            let (response, body) = try await transport.send(request, body: nil, deadline: nil)
+
+            #expect(response.status == .ok)
+            #expect(response.headerFields[.contentType] == "application/json")
+            let reply = try Self.decodeEcho(body)
+            #expect(reply.method == "GET")
+            #expect(reply.path == "/echo/items/42")
+            #expect(reply.query == "page=2&sort=name%20asc")
+            #expect(reply.headers["accept"] == "application/json")
+            #expect(reply.headers["x-strata-test"] == "value 1")
+            #expect(reply.body == "")
+        }
+    }
+
+    @Test(arguments: [HTTPRequest.Method.post, .put, .patch, .delete])
+    func inMemoryBodyIsSentByteForByte(method: HTTPRequest.Method) async throws {
+        try await TestServer.with { server in
+            var request = try Self.request(method, server, "/echo/upload")
+            request.headerFields[.contentType] = "application/octet-stream"
+            let bytes = Self.pattern(count: 70_000)
+            let (response, body) = try await transport.send(request, body: HTTPBody(bytes), deadline: nil)
+
+            #expect(response.status == .ok)
+            let reply = try Self.decodeEcho(body)
+            #expect(reply.method == method.rawValue)
+            #expect(reply.path == "/echo/upload")
+            #expect(reply.headers["content-type"] == "application/octet-stream")
+            #expect(reply.headers["content-length"] == "70000")
+            #expect(reply.bodyData == bytes)
+        }
+    }
+
+    @Test(arguments: [HTTPRequest.Method.post, .put, .patch, .delete])
+    func streamedBodyIsCollectedAndSentByteForByte(method: HTTPRequest.Method) async throws {
+        try await TestServer.with { server in
+            let request = try Self.request(method, server, "/echo/stream")
+            let chunks = [Data("first,".utf8), Self.pattern(count: 5000), Data(), Data("last".utf8)]
+            let expected = chunks.reduce(Data(), +)
+            let body = HTTPBody(length: nil) {
+                AsyncStream<Data> { continuation in
+                    for chunk in chunks { continuation.yield(chunk) }
+                    continuation.finish()
+                }
+            }
+            let (_, responseBody) = try await transport.send(request, body: body, deadline: nil)
+
+            let reply = try Self.decodeEcho(responseBody)
+            #expect(reply.method == method.rawValue)
+            #expect(reply.headers["content-length"] == "\(expected.count)")
+            #expect(reply.bodyData == expected)
+        }
+    }
+
+    @Test func emptyPostBodyIsSentWithZeroLength() async throws {
+        try await TestServer.with { server in
+            let request = try Self.request(.post, server, "/echo/empty")
+            let (_, body) = try await transport.send(request, body: HTTPBody(Data()), deadline: nil)
+            let reply = try Self.decodeEcho(body)
+            #expect(reply.method == "POST")
+            #expect(reply.body == "")
+        }
+    }
+
+    @Test func getWithABodyIsRefusedAndAnEmptyOneDropped() async throws {
+        try await TestServer.with { server in
+            let request = try Self.request(.get, server, "/echo/get")
+            let error = try await #require(throws: TransportError.self) {
+                try await transport.send(request, body: HTTPBody("payload"), deadline: nil)
+            }
+            #expect(error.kind == .invalidRequest)
+            #expect(error.underlying as? URLSessionTransportError == .bodyNotAllowed(method: "GET"))
+
+            let (response, body) = try await transport.send(request, body: HTTPBody(Data()), deadline: nil)
+            #expect(response.status == .ok)
+            #expect(try Self.decodeEcho(body).body == "")
+        }
+    }
+
+    @Test func streamedBodyOverTheLimitIsRejectedBeforeSending() async throws {
+        let small = URLSessionTransport(configuration: .ephemeral, streamedBodyLimit: 10)
+        let request = HTTPRequest(method: .post, scheme: "http", authority: "127.0.0.1:9", path: "/")
+        let body = HTTPBody(length: nil) { AsyncStream<Data> { $0.yield(Data(count: 11)); $0.finish() } }
+        let error = try await #require(throws: TransportError.self) {
+            try await small.send(request, body: body, deadline: nil)
+        }
+        #expect(error.kind == .invalidRequest)
+        #expect(error.underlying as? HTTPBodyError == .tooLarge(limit: 10))
+    }
+
+    @Test func requestWithoutAuthorityIsInvalid() async throws {
+        let request = HTTPRequest(method: .get, scheme: "http", authority: nil, path: "/echo")
+        let error = try await #require(throws: TransportError.self) {
+            try await transport.send(request, body: nil, deadline: nil)
+        }
+        #expect(error.kind == .invalidRequest)
+        #expect(error.underlying as? URLSessionTransportError == .noAbsoluteURL)
+    }
+
+    // MARK: Responses
+
+    @Test func bytesArriveExactly() async throws {
+        try await TestServer.with { server in
+            let request = try Self.request(.get, server, "/bytes/1000")
+            let (response, body) = try await transport.send(request, body: nil, deadline: nil)
+            #expect(response.status == .ok)
+            #expect(response.headerFields[.contentType] == "application/octet-stream")
+            let data = try #require(body?.bufferedData)
+            #expect(body?.length == 1000)
+            #expect(data == Data((0..<1000).map { UInt8(truncatingIfNeeded: $0) }))
+        }
+    }
+
+    @Test func streamedResponseIsBuffered() async throws {
+        try await TestServer.with { server in
+            let request = try Self.request(.get, server, "/stream/3")
+            let (_, body) = try await transport.send(request, body: nil, deadline: nil)
+            let data = try #require(body?.bufferedData)
+            #expect(data == Data(repeating: 0, count: 1024) + Data(repeating: 1, count: 1024)
+                + Data(repeating: 2, count: 1024))
+        }
+    }
+
+    @Test func redirectIsFollowed() async throws {
+        try await TestServer.with { server in
+            let request = try Self.request(.get, server, "/redirect")
+            let (response, body) = try await transport.send(request, body: nil, deadline: nil)
+            #expect(response.status == .ok)
+            let data = try #require(body?.bufferedData)
+            let user = try JSONDecoder().decode(Fixtures.UserBody.self, from: data)
+            #expect(user.name == "User 1")
+            #expect(user.photos.map(\.id) == ["1-1", "1-2"])
+        }
+    }
+
+    @Test func headResponseHasNoBody() async throws {
+        try await TestServer.with { server in
+            let request = try Self.request(.head, server, "/json/user/7")
+            let (response, body) = try await transport.send(request, body: nil, deadline: nil)
+            #expect(response.status == .ok)
+            #expect(response.headerFields[.contentType] == "application/json")
+            #expect(body == nil)
+        }
+    }
+
+    @Test func noContentHasNoBody() async throws {
+        try await TestServer.with { server in
+            let request = try Self.request(.get, server, "/status/204")
+            let (response, body) = try await transport.send(request, body: nil, deadline: nil)
+            #expect(response.status == .noContent)
+            #expect(body == nil)
+        }
+    }
+
+    @Test func errorStatusIsAResponseNotAnError() async throws {
+        try await TestServer.with { server in
+            let request = try Self.request(.get, server, "/status/503")
+            let (response, body) = try await transport.send(request, body: nil, deadline: nil)
+            #expect(response.status.code == 503)
+            #expect(body?.bufferedData == Data("status 503".utf8))
+        }
+    }
+
+    @Test func borrowedSessionWorks() async throws {
+        try await TestServer.with { server in
+            let shared = URLSessionTransport(session: .shared)
+            let request = try Self.request(.get, server, "/echo/shared")
+            let (response, body) = try await shared.send(request, body: nil, deadline: nil)
+            #expect(response.status == .ok)
+            #expect(try Self.decodeEcho(body).path == "/echo/shared")
+        }
+    }
+
+    // MARK: Deadlines, cancellation, failures
+
+    @Test func hangingServerTimesOutAtTheDeadline() async throws {
+        try await TestServer.with { server in
+            let request = try Self.request(.get, server, "/hang")
+            let clock = ContinuousClock()
+            let start = clock.now
+            let error = try await #require(throws: TransportError.self) {
+                try await transport.send(request, body: nil, deadline: start + .milliseconds(300))
+            }
+            let elapsed = clock.now - start
+            #expect(error.kind == .timedOut)
+            #expect(elapsed >= .milliseconds(250))
+            #expect(elapsed < .milliseconds(1500))
+        }
+    }
+
+    @Test func stalledBodyTimesOutAtTheDeadline() async throws {
+        try await TestServer.with { server in
+            let request = try Self.request(.get, server, "/stall-body")
+            let start = ContinuousClock.now
+            let error = try await #require(throws: TransportError.self) {
+                try await transport.send(request, body: nil, deadline: start + .milliseconds(400))
+            }
+            #expect(error.kind == .timedOut)
+            #expect(ContinuousClock.now - start < .milliseconds(1500))
+        }
+    }
+
+    @Test func passedDeadlineFailsWithoutSending() async throws {
+        let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:9", path: "/")
+        let error = try await #require(throws: TransportError.self) {
+            try await transport.send(request, body: nil, deadline: .now - .milliseconds(1))
+        }
+        #expect(error.kind == .timedOut)
+    }
+
+    @Test func requestWithinTheDeadlineDoesNotWaitForIt() async throws {
+        try await TestServer.with { server in
+            let request = try Self.request(.get, server, "/echo/quick")
+            let start = ContinuousClock.now
+            let (response, _) = try await transport.send(request, body: nil, deadline: start + .seconds(30))
+            #expect(response.status == .ok)
+            #expect(ContinuousClock.now - start < .seconds(5))
+        }
+    }
+
+    @Test(arguments: [nil, Duration.seconds(30)])
+    func cancellingTheCallerCancelsTheRequest(deadlineAfter: Duration?) async throws {
+        try await TestServer.with { server in
+            let request = try Self.request(.get, server, "/hang")
+            let transport = transport
+            let deadline = deadlineAfter.map { ContinuousClock.now + $0 }
+            let call = Task { try await transport.send(request, body: nil, deadline: deadline) }
+            try await Task.sleep(for: .milliseconds(300))
+            let cancelledAt = ContinuousClock.now
+            call.cancel()
+            let result = await call.result
+            #expect(ContinuousClock.now - cancelledAt < .milliseconds(500))
+            #expect(throws: CancellationError.self) { try result.get() }
+        }
+    }
+
+    @Test func closedPortIsConnectionRefused() async throws {
+        let server = try await TestServer.start()
+        let baseURL = server.baseURL
+        await server.shutdown()
+        let url = try #require(URL(string: baseURL.absoluteString + "/echo/nobody"))
+        let error = try await #require(throws: TransportError.self) {
+            try await transport.send(HTTPRequest(method: .get, url: url), body: nil, deadline: nil)
+        }
+        #expect(error.kind == .connectionRefused)
+        #expect((error.underlying as? URLError)?.code == .cannotConnectToHost)
+    }
+
+    @Test func urlErrorCodesMapToKinds() {
+        let cases: [(URLError.Code, TransportError.Kind)] = [
+            (.cannotConnectToHost, .connectionRefused), (.timedOut, .timedOut),
+            (.networkConnectionLost, .connectionLost), (.cannotFindHost, .hostNotFound),
+            (.dnsLookupFailed, .hostNotFound), (.secureConnectionFailed, .tls),
+            (.serverCertificateUntrusted, .tls), (.serverCertificateHasBadDate, .tls),
+            (.badURL, .invalidRequest), (.unsupportedURL, .invalidRequest),
+            (.badServerResponse, .other),
+        ]
+        for (code, kind) in cases {
+            #expect(URLErrorMapping.kind(of: code) == kind, "\(code)")
+        }
+    }
+
+    @Test func urlErrorArrivingAsNSErrorIsClassified() {
+        let error = NSError(domain: NSURLErrorDomain, code: URLError.Code.networkConnectionLost.rawValue)
+        let mapped = URLErrorMapping.map(error) as? TransportError
+        #expect(mapped?.kind == .connectionLost)
+    }
+
+    // MARK: Helpers
+
+    static func request(_ method: HTTPRequest.Method, _ server: TestServer, _ pathAndQuery: String) throws -> HTTPRequest {
+        let url = try #require(URL(string: server.baseURL.absoluteString + pathAndQuery))
+        return HTTPRequest(method: method, url: url)
+    }
+
+    static func decodeEcho(_ body: HTTPBody?) throws -> EchoReply {
+        let data = try #require(body?.bufferedData)
+        return try JSONDecoder().decode(EchoReply.self, from: data)
+    }
+
+    static func pattern(count: Int) -> Data {
+        Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
+    }
+}
