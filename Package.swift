@@ -45,6 +45,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),  // NIOConnectionError, to classify connect failures
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),

@@ -1,0 +1,99 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import NIOCore
+
+/// A ``Transport`` over AsyncHTTPClient: the recommended transport on Linux and servers.
+///
+/// Request bodies are sent as they are (in-memory bodies in one buffer, streamed bodies
+/// chunk by chunk with `Content-Length` when their length is known, chunked otherwise),
+/// and response bodies are streamed straight from the connection without buffering.
+///
+/// ## Who shuts the client down
+///
+/// An `HTTPClient` owns a connection pool and must be shut down exactly once, before
+/// it is released (AsyncHTTPClient traps in debug builds when a client is deinitialised
+/// while still running).
+///
+/// - ``init(configuration:)`` creates a client and **owns** it: call ``shutdown()`` when
+///   you are done with the transport.
+/// - ``init(client:)`` **borrows** a client you created: you shut it down yourself, after
+///   the last request; ``shutdown()`` leaves it running.
+///
+/// The transport is a `Sendable` struct. `HTTPClient` is a reference type that tracks its
+/// own state, so every copy of a transport shares one client: shutting down through any
+/// copy shuts down that one client, and calling ``shutdown()`` again (through the same
+/// copy or another one) is a no-op rather than an error.
+///
+/// ```swift
+/// let transport = AsyncHTTPClientTransport()
+/// let (response, body) = try await transport.send(request, body: nil, deadline: .now + .seconds(10))
+/// let data = try await body?.collect(upTo: 1 << 20)
+/// // … more requests …
+/// try await transport.shutdown()  // when the app (or service) stops
+/// ```
+public struct AsyncHTTPClientTransport: Transport {
+    /// The client requests go through. Owned or borrowed, see ``isOwningClient``.
+    public let client: HTTPClient
+    /// Whether this transport created ``client`` and ``shutdown()`` shuts it down.
+    public let isOwningClient: Bool
+
+    /// Creates a transport that owns a new client on the shared event loop group.
+    ///
+    /// Call ``shutdown()`` once you are done with the transport.
+    /// - Parameter configuration: the client's configuration; the default,
+    ///   `HTTPClient.Configuration/strataDefault`, decompresses responses and follows redirects.
+    public init(configuration: HTTPClient.Configuration = .strataDefault) {
+        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        self.isOwningClient = true
+    }
+
+    /// Creates a transport that borrows `client`; the caller keeps it and shuts it down.
+    ///
+    /// Configure the client yourself (for example with
+    /// `HTTPClient.Configuration/strataDefault`); `HTTPClient.Configuration()` does not
+    /// decompress responses.
+    /// - Parameter client: a running client, shut down by the caller after the last request.
+    public init(client: HTTPClient) {
+        self.client = client
+        self.isOwningClient = false
+    }
+
+    /// Shuts down the client when this transport owns it; does nothing for a borrowed one.
+    ///
+    /// Idempotent: a client that is already shut down is left as it is.
+    /// - Throws: AsyncHTTPClient's error when the shutdown fails.
+    public func shutdown() async throws {
+        guard isOwningClient else { return }
+        do {
+            try await client.shutdown()
+        } catch let error as HTTPClientError where error == .alreadyShutdown {
+            return
+        }
+    }
+
+    /// Sends `request` and returns the response head and its streamed body.
+    ///
+    /// The body is `nil` for responses that cannot have one (`HEAD`, `204`, `304`).
+    /// - Throws: `CancellationError` when the task is cancelled; ``TransportError`` with
+    ///   kind ``TransportError/Kind/timedOut`` once `deadline` passes (also while the body
+    ///   is read), ``TransportError/Kind/invalidRequest`` for a request AsyncHTTPClient
+    ///   rejects (no scheme or authority, bad URL or header), and other kinds as classified
+    ///   by ``TransportError/Kind``.
+    public func send(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        deadline: ContinuousClock.Instant?
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let clientRequest = try HTTPClientRequest(request, body: body)
+        try Task.checkCancellation()
+        if let deadline, deadline <= .now { throw TransportError(.timedOut) }
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(clientRequest, deadline: NIODeadline(deadline))
+        } catch {
+            throw TransportErrorClassifier.classify(error, deadline: deadline)
+        }
+        return try ResponseConversion.convert(response, requestMethod: request.method, deadline: deadline)
+    }
+}

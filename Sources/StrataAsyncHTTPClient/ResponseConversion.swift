@@ -1,0 +1,61 @@
+import AsyncHTTPClient
+import HTTPTypes
+import NIOHTTP1
+
+/// Turns an AsyncHTTPClient response into a Strata response head and streamed body.
+enum ResponseConversion {
+    /// The head and body of `response`, the answer to a `requestMethod` request.
+    ///
+    /// The body is `nil` when the response cannot have one: the answer to `HEAD`, an
+    /// informational status, `204 No Content` or `304 Not Modified`. Otherwise it streams
+    /// from the connection, read within `deadline`. Its length comes from `Content-Length`,
+    /// except when the body is content-encoded: AsyncHTTPClient may decompress it, and then
+    /// the header counts the compressed bytes, so the length is left unknown.
+    /// - Throws: ``TransportError`` with kind ``TransportError/Kind/other`` for a status
+    ///   code outside `0...999`.
+    static func convert(
+        _ response: HTTPClientResponse,
+        requestMethod: HTTPRequest.Method,
+        deadline: ContinuousClock.Instant?
+    ) throws -> (HTTPResponse, HTTPBody?) {
+        let head = try HTTPResponse(response)
+        guard hasBody(status: head.status, requestMethod: requestMethod) else { return (head, nil) }
+        let body = HTTPBody(
+            length: length(of: response.headers),
+            streaming: ResponseBodyChunks(response.body, deadline: deadline)
+        )
+        return (head, body)
+    }
+
+    private static func hasBody(status: HTTPResponse.Status, requestMethod: HTTPRequest.Method) -> Bool {
+        if requestMethod == .head { return false }
+        if status.kind == .informational { return false }
+        return status != .noContent && status != .notModified
+    }
+
+    private static func length(of headers: HTTPHeaders) -> Int64? {
+        let encodings = headers["content-encoding"].map { $0.lowercased() }
+        if encodings.contains(where: { $0 != "identity" }) { return nil }
+        guard let value = headers.first(name: "content-length"), let length = Int64(value), length >= 0
+        else { return nil }
+        return length
+    }
+}
+
+extension HTTPResponse {
+    /// The head of an AsyncHTTPClient response: status, reason phrase and header fields
+    /// (fields whose names are not valid HTTP tokens are dropped).
+    /// - Throws: ``TransportError`` with kind ``TransportError/Kind/other`` for a status
+    ///   code outside `0...999`.
+    init(_ response: HTTPClientResponse) throws {
+        let code = Int(response.status.code)
+        guard (0...999).contains(code) else { throw TransportError(.other) }
+        var fields = HTTPFields()
+        fields.reserveCapacity(response.headers.count)
+        for (name, value) in response.headers {
+            guard let fieldName = HTTPField.Name(name) else { continue }
+            fields.append(HTTPField(name: fieldName, value: value))
+        }
+        self.init(status: Status(code: code, reasonPhrase: response.status.reasonPhrase), headerFields: fields)
+    }
+}

@@ -1,0 +1,104 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// Sorts the errors AsyncHTTPClient and SwiftNIO throw into what a ``Transport`` reports:
+/// `CancellationError`, or a ``TransportError`` of the right ``TransportError/Kind``
+/// carrying the original error as its ``TransportError/underlying``.
+enum TransportErrorClassifier {
+    /// What to throw in place of `error`, for a request due by `deadline`.
+    ///
+    /// - A cancelled task, `CancellationError` and AsyncHTTPClient's `cancelled` become
+    ///   `CancellationError` — except `cancelled` after the deadline, which is how
+    ///   AsyncHTTPClient reports a request that timed out while waiting for a connection.
+    /// - ``TransportError`` and ``HTTPBodyError`` (from the request body) pass unchanged.
+    /// - Everything else becomes a ``TransportError`` of the kind ``kind(of:)`` finds.
+    static func classify(_ error: any Error, deadline: ContinuousClock.Instant?) -> any Error {
+        if Task.isCancelled || error is CancellationError { return CancellationError() }
+        if error is TransportError || error is HTTPBodyError { return error }
+        if let clientError = error as? HTTPClientError, clientError == .cancelled {
+            if let deadline, deadline <= .now { return TransportError(.timedOut, underlying: error) }
+            return CancellationError()
+        }
+        return TransportError(kind(of: error), underlying: error)
+    }
+
+    /// The kind of failure `error` stands for; ``TransportError/Kind/other`` when unknown.
+    static func kind(of error: any Error) -> TransportError.Kind {
+        switch error {
+        case let error as HTTPClientError: kind(of: error)
+        case let error as NIOConnectionError: kind(of: error)
+        case let error as IOError: kind(ofErrno: error.errnoCode)
+        case let error as ChannelError: kind(of: error)
+        case HTTPParserError.invalidEOFState: .connectionLost  // closed before the message ended
+        default: platformKind(of: error) ?? (isTLSError(error) ? .tls : .other)
+        }
+    }
+
+    private static let timeouts: [HTTPClientError] = [
+        .deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout, .getConnectionFromPoolTimeout,
+        .tlsHandshakeTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout,
+    ]
+    private static let lostConnections: [HTTPClientError] = [.remoteConnectionClosed, .uncleanShutdown]
+    private static let invalidRequests: [HTTPClientError] = [
+        .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath, .traceRequestWithBody, .bodyLengthMismatch,
+    ]
+    /// Errors with associated values, recognised by their short description.
+    private static let invalidRequestDescriptions: Set<String> = [
+        HTTPClientError.unsupportedScheme("").shortDescription,
+        HTTPClientError.invalidHeaderFieldNames([]).shortDescription,
+        HTTPClientError.invalidHeaderFieldValues([]).shortDescription,
+    ]
+
+    private static func kind(of error: HTTPClientError) -> TransportError.Kind {
+        if timeouts.contains(error) { return .timedOut }
+        if lostConnections.contains(error) { return .connectionLost }
+        if invalidRequests.contains(error) || invalidRequestDescriptions.contains(error.shortDescription) {
+            return .invalidRequest
+        }
+        return .other
+    }
+
+    /// A failed connect: refused when any address refused, host not found when no address
+    /// was tried, otherwise the kind of the first attempt's failure.
+    private static func kind(of error: NIOConnectionError) -> TransportError.Kind {
+        let attempts = error.connectionErrors.map { kind(of: $0.error) }
+        if attempts.contains(.connectionRefused) { return .connectionRefused }
+        return attempts.first ?? .hostNotFound
+    }
+
+    private static func kind(of error: ChannelError) -> TransportError.Kind {
+        switch error {
+        case .connectTimeout: .timedOut
+        case .ioOnClosedChannel, .alreadyClosed, .eof, .inputClosed, .outputClosed: .connectionLost
+        default: .other
+        }
+    }
+
+    private static func kind(ofErrno code: CInt) -> TransportError.Kind {
+        switch code {
+        case ECONNREFUSED: .connectionRefused
+        case ETIMEDOUT: .timedOut
+        case ECONNRESET, ECONNABORTED, EPIPE, ENOTCONN: .connectionLost
+        default: .other
+        }
+    }
+
+    /// SwiftNIO's TLS errors (`NIOSSLError`, `NIOSSLExtraError`, `BoringSSLError`, …) all
+    /// live in the `NIOSSL` module, which this target does not import (it would add a
+    /// package dependency for a type check), so they are recognised by their module name.
+    private static func isTLSError(_ error: any Error) -> Bool {
+        String(reflecting: type(of: error)).hasPrefix("NIOSSL.")
+    }
+
+    /// Network.framework errors, as AsyncHTTPClient wraps them on Apple platforms.
+    private static func platformKind(of error: any Error) -> TransportError.Kind? {
+        #if canImport(Network)
+        if let error = error as? HTTPClient.NWPOSIXError { return kind(ofErrno: error.errorCode.rawValue) }
+        if error is HTTPClient.NWTLSError { return .tls }
+        #endif
+        return nil
+    }
+}
