@@ -83,6 +83,7 @@ let package = Package(
                 "StrataTestServer",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         // Runs against httpbin when HTTPBIN_URL is set (scripts/conformance.sh); skipped otherwise.

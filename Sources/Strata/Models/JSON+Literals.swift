@@ -34,3 +34,6 @@ extension JSON: ExpressibleByDictionaryLiteral {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }
+
+/// `"Photo \(id)"` builds a string value.
+extension JSON: ExpressibleByStringInterpolation {}

@@ -100,6 +100,7 @@ extension HTTPBody: AsyncSequence {
                 return chunk.isEmpty ? nil : chunk
             }
             guard var iterator = upstream else { return nil }
+            upstream = nil  // a failed read ends the body; it never resumes from a stale copy
             let element = try await iterator.next()
             upstream = iterator
             // The initialisers only accept sequences of `Data`, so the cast always succeeds.
