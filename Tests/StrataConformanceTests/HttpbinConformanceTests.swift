@@ -121,7 +121,17 @@ struct HttpbinConformanceTests {
                 let echo = try await networker.send(endpoint)
                 if keepsMethod {
                     #expect(echo.method == "POST", "\(status)")
-                    #expect(echo.json == ["k": "v"], "\(status)")
+                    switch kind {
+                    case .asyncHTTPClient:
+                        #expect(echo.json == ["k": "v"], "\(status) resends the body")
+                    case .urlSession:
+                        #if canImport(FoundationNetworking)
+                        // FoundationNetworking keeps the method but not the body on 307/308 (no task delegates on Linux).
+                        #expect(echo.json == nil, "\(status): URLSession on Linux drops the body; if this fails, the platform fixed it")
+                        #else
+                        #expect(echo.json == ["k": "v"], "\(status) resends the body")
+                        #endif
+                    }
                 } else {
                     #expect(echo.method == "GET", "\(status)")
                     #expect(echo.data == "", "\(status)")
