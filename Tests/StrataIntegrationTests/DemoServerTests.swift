@@ -63,7 +63,7 @@ struct DemoServerTests {
         try await DemoTransportKind.asyncHTTPClient.withServer { server, transport in
             let networker = Networker(transport: transport)
             let api = DemoAPI(baseURL: server.baseURL)
-            let user = User(name: "Yan", age: 33, type: .member, photos: [])
+            let user = StrataDemo.User(name: "Yan", age: 33, type: .member, photos: [])
             let created = try await networker.response(for: api.register(user))
             #expect(created.head.status == .created)
             let location = try #require(created.head.headerFields[.location])

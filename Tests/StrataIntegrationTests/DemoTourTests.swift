@@ -42,9 +42,9 @@ enum DemoTransportKind: String, CaseIterable, CustomTestStringConvertible, Senda
 
 @Suite("The strata-demo tour")
 struct DemoTourTests {
-    static let ann = User(name: "Ann", age: 30, type: .owner, photos: [
-        Photo(id: "1-1", image: "https://img.example/ann/1.jpg"),
-        Photo(id: "1-2", image: "https://img.example/ann/2.jpg"),
+    static let ann = StrataDemo.User(name: "Ann", age: 30, type: .owner, photos: [
+        StrataDemo.Photo(id: "1-1", image: "https://img.example/ann/1.jpg"),
+        StrataDemo.Photo(id: "1-2", image: "https://img.example/ann/2.jpg"),
     ])
 
     @Test("every step behaves as expected", arguments: DemoTransportKind.allCases)
@@ -64,9 +64,9 @@ struct DemoTourTests {
         }
 
         // Seed 002: both layers of /users/1.
-        let entry = try #require(report[.rawLayer]?.value as? UserEntry)
+        let entry = try #require(report[.rawLayer]?.value as? StrataDemo.UserEntry)
         #expect(entry == (try Self.ann.toDTO()))
-        #expect(report[.appLayer]?.value as? User == Self.ann)
+        #expect(report[.appLayer]?.value as? StrataDemo.User == Self.ann)
         #expect(report[.appLayer]?.summary == #"User(name: "Ann", photos: 2)"#)
         #expect(report[.appLayer]?.exchange == RecordedExchange(method: "GET", target: "/users/1", status: 200))
 
@@ -90,7 +90,7 @@ struct DemoTourTests {
         let token = try #require(report[.formLogin]?.value as? AuthToken)
         #expect(token.token.hasPrefix("demo-"))
         #expect(report[.formLogin]?.exchange == RecordedExchange(method: "POST", target: "/user/auth", status: 200))
-        #expect(report[.bearerAuth]?.value as? User == Self.ann)
+        #expect(report[.bearerAuth]?.value as? StrataDemo.User == Self.ann)
         #expect(report[.wrongPassword]?.exchange?.status == 401)
 
         // Headers from the middleware and from the request.
