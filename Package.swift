@@ -71,6 +71,7 @@ let package = Package(
             name: "StrataDemoServer",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),
@@ -81,7 +82,6 @@ let package = Package(
             dependencies: [
                 "Strata",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // `swift run strata-demo`: starts the demo server and runs the tour against it.
