@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // The core: models, routing, encodings, requests, pipeline, client. No transport.
@@ -65,6 +66,38 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),
+        // The demo API (users, photos, auth, uploads, failures) served in-process, for
+        // `swift run strata-demo` and the integration tests.
+        .target(
+            name: "StrataDemoServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]
+        ),
+        // The guided tour: the demo API's models, routes and endpoints, and the steps
+        // that walk through Strata's features against any transport.
+        .target(
+            name: "StrataDemo",
+            dependencies: [
+                "Strata",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // `swift run strata-demo`: starts the demo server and runs the tour against it.
+        .executableTarget(
+            name: "strata-demo",
+            dependencies: [
+                "Strata",
+                "StrataURLSession",
+                "StrataAsyncHTTPClient",
+                "StrataDemoServer",
+                "StrataDemo",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "StrataTests",
             dependencies: [
@@ -81,6 +114,8 @@ let package = Package(
                 "StrataAsyncHTTPClient",
                 "StrataTesting",
                 "StrataTestServer",
+                "StrataDemoServer",
+                "StrataDemo",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),

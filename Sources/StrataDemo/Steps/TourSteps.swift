@@ -1,0 +1,4 @@
+/// The tour's steps, in order.
+enum TourSteps {
+    static let all: [TourStep] = ModelSteps.all + CallbackSteps.all + EncodingSteps.all + AuthSteps.all + ErrorSteps.all
+}

@@ -1,0 +1,117 @@
+import Foundation
+import HTTPTypes
+import Strata
+
+/// The guided tour of Strata: a sequence of steps against the demo API that show the
+/// model layers, the encodings, callbacks, headers, auth and typed errors, each
+/// checked against what it should produce.
+///
+/// ```swift
+/// let tour = DemoTour(baseURL: server.baseURL, transport: AsyncHTTPClientTransport())
+/// let report = await tour.run(onResult: { print(Transcript.line(for: $0)) })
+/// precondition(report.allPassed)
+/// ```
+///
+/// The tour never throws: a step that does not behave as expected is reported as
+/// failed, and the next step runs.
+public struct DemoTour: Sendable {
+    /// The server under test.
+    public let baseURL: URL
+    private let transport: any Transport
+    private let middleware: [any Middleware]
+
+    /// The header fields every request of the tour carries, from a ``HeadersMiddleware``.
+    public static let clientHeaders: HTTPFields = [
+        .userAgent: "strata-demo/1.0",
+        .accept: "application/json",
+        DemoTour.clientHeaderName: "tour",
+    ]
+
+    /// A custom field the ``HeadersMiddleware`` adds, `X-Strata-Demo`. (The name is a
+    /// valid token, so the fallback is never used; it only avoids a force unwrap.)
+    public static let clientHeaderName = HTTPField.Name("X-Strata-Demo") ?? .via
+
+    /// Creates a tour.
+    /// - Parameters:
+    ///   - baseURL: the demo server, embedded or external.
+    ///   - transport: the transport the tour's ``Networker`` sends with.
+    ///   - middleware: steps added closest to the transport, after the tour's own
+    ///     (a ``LoggingMiddleware`` for `--verbose`, say).
+    public init(baseURL: URL, transport: any Transport, middleware: [any Middleware] = []) {
+        self.baseURL = baseURL
+        self.transport = transport
+        self.middleware = middleware
+    }
+
+    /// Runs every step in order and reports on each as it finishes.
+    /// - Parameters:
+    ///   - onSection: called before the first step of each section, for a heading.
+    ///   - onResult: called after each step, for a live transcript.
+    /// - Returns: all the results.
+    public func run(
+        onSection: (TourSection) -> Void = { _ in },
+        onResult: (TourStepResult) -> Void = { _ in }
+    ) async -> TourReport {
+        let exchanges = ExchangeLog()
+        let tokens = TokenStore()
+        var configuration = Networker.Configuration()
+        configuration.timeout = .seconds(15)
+        let networker = Networker(
+            transport: transport,
+            middleware: [
+                HeadersMiddleware(Self.clientHeaders),
+                HeadersMiddleware.bearerToken { await tokens.token },
+                ExchangeRecorder(log: exchanges),
+            ] + middleware,
+            configuration: configuration)
+        let session = TourSession(api: DemoAPI(baseURL: baseURL), networker: networker, tokens: tokens)
+
+        var results: [TourStepResult] = []
+        var unreachable: String?
+        for step in TourSteps.all {
+            if step.section != results.last?.section { onSection(step.section) }
+            let result: TourStepResult
+            if let unreachable {
+                result = Self.skipped(step, because: unreachable)
+            } else {
+                result = await run(step, in: session, exchanges: exchanges)
+                // A transport failure before the server ever answered: it is not there,
+                // and every further step would only wait for the same failure.
+                if result.failedInTransport, results.allSatisfy({ $0.exchange?.status == nil }) {
+                    unreachable = "\(baseURL.absoluteString) did not answer"
+                }
+            }
+            onResult(result)
+            results.append(result)
+        }
+        return TourReport(results: results)
+    }
+
+    private static func skipped(_ step: TourStep, because reason: String) -> TourStepResult {
+        TourStepResult(step: step.id, section: step.section, feature: step.feature, passed: false, skipped: true,
+                       exchange: nil, duration: .zero, summary: "skipped: \(reason)", value: nil, error: nil)
+    }
+
+    private func run(_ step: TourStep, in session: TourSession, exchanges: ExchangeLog) async -> TourStepResult {
+        await exchanges.reset()
+        let start = ContinuousClock.now
+        let outcome: Result<StepOutcome, any Error>
+        do {
+            outcome = .success(try await step.run(session))
+        } catch {
+            outcome = .failure(error)
+        }
+        let duration = start.duration(to: .now)
+        let exchange = await exchanges.last
+        switch outcome {
+        case .success(let outcome):
+            return TourStepResult(step: step.id, section: step.section, feature: step.feature, passed: true, skipped: false,
+                                  exchange: exchange, duration: duration, summary: outcome.summary, value: outcome.value,
+                                  error: nil)
+        case .failure(let error):
+            return TourStepResult(step: step.id, section: step.section, feature: step.feature, passed: false, skipped: false,
+                                  exchange: exchange, duration: duration, summary: "unexpected: \(error)", value: nil,
+                                  error: error as? StrataError)
+        }
+    }
+}

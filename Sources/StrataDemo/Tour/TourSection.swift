@@ -1,0 +1,24 @@
+/// The parts of the tour, in order; the transcript prints a heading for each.
+public enum TourSection: String, Sendable, CaseIterable {
+    /// Seed 002's two model layers.
+    case models
+    /// Seed 003's endpoint loaded with a `Result` callback.
+    case callbacks
+    /// The parameter encodings.
+    case encodings
+    /// Request metadata and authentication.
+    case headersAndAuth
+    /// Failures that are expected, as typed errors.
+    case errors
+
+    /// The heading printed before the section's steps.
+    public var title: String {
+        switch self {
+        case .models: "Models · seed 002: raw layer (UserEntry) and app layer (User)"
+        case .callbacks: "Callbacks · seed 003: Endpoint + networker.load { result in … }"
+        case .encodings: "Encodings · URL query, JSON body, multipart"
+        case .headersAndAuth: "Headers and auth · HeadersMiddleware, form login, bearer token"
+        case .errors: "Errors · every failure is a StrataError with a kind"
+        }
+    }
+}

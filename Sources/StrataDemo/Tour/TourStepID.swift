@@ -1,0 +1,29 @@
+/// The steps of the tour, in the order they run.
+public enum TourStepID: String, Sendable, CaseIterable {
+    /// `GET /users/1` into the raw layer: `Endpoint(_:raw:)` → ``UserEntry``.
+    case rawLayer
+    /// `GET /users/1` into the app layer: `Endpoint(_:model:)` → ``UserEntry`` → ``User``.
+    case appLayer
+    /// `GET /photos/5` with `networker.load(_:completion:)` → ``AlbumPhoto``.
+    case photoCallback
+    /// `GET /users?page=1&search=an`: parameters in the URL query → ``UsersPage``.
+    case queryEncoding
+    /// `POST /user/register`: a ``User`` sent as its DTO in a JSON body.
+    case jsonEncoding
+    /// `POST /users/1/avatar`: a multipart upload → ``AvatarUpload``.
+    case multipartUpload
+    /// `GET /headers`: fields from ``HeadersMiddleware`` and from the request itself.
+    case headers
+    /// `POST /user/auth`: form-encoded credentials → ``AuthToken``.
+    case formLogin
+    /// `GET /me` with the token from ``formLogin`` as a bearer token → ``User``.
+    case bearerAuth
+    /// `POST /user/auth` with a wrong password: an expected 401.
+    case wrongPassword
+    /// `GET /users/99`: an expected 404.
+    case notFound
+    /// `GET /broken`: an expected decoding error.
+    case malformedBody
+    /// `GET /flaky`: an expected 503 (retries are future work).
+    case flaky
+}

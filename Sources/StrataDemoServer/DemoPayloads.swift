@@ -1,0 +1,66 @@
+// The JSON shapes the demo API reads and writes, in the spirit of the seed documents.
+
+/// A seed-002 user: `{"name","age","type","photos":[{"id","ref"}]}`; `type` is 0 for
+/// an owner, 1 for a member.
+struct UserPayload: Codable, Sendable {
+    var name: String
+    var age: Int
+    var type: Int
+    var photos: [PhotoRefPayload]
+}
+
+/// A seed-002 photo reference.
+struct PhotoRefPayload: Codable, Sendable {
+    var id: String
+    var ref: String
+}
+
+/// A seed-003 photo.
+struct PhotoPayload: Codable, Sendable {
+    var id: Int
+    var albumId: Int
+    var title: String
+    var url: String
+    var thumbnailUrl: String
+}
+
+/// One page of a user search.
+struct UsersPagePayload: Codable, Sendable {
+    var page: Int
+    var users: [UserPayload]
+}
+
+/// The form fields `POST /user/auth` expects.
+struct CredentialsPayload: Codable, Sendable {
+    var login: String
+    var password: String
+}
+
+/// A bearer token issued by `POST /user/auth`.
+struct TokenPayload: Codable, Sendable {
+    var token: String
+}
+
+/// What `POST /users/:id/avatar` made of the uploaded file part.
+struct AvatarPayload: Codable, Sendable {
+    var field: String
+    var filename: String?
+    var bytes: Int
+    var contentType: String?
+}
+
+/// The request header fields `GET /headers` saw, by lowercased name.
+struct HeadersPayload: Codable, Sendable {
+    var headers: [String: String]
+}
+
+/// The answer of `GET /flaky` once it stops failing.
+struct FlakyPayload: Codable, Sendable {
+    var attempt: Int
+    var status: String
+}
+
+/// The body of every error response.
+struct ErrorPayload: Codable, Sendable {
+    var error: String
+}

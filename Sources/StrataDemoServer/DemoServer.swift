@@ -1,0 +1,111 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// The demo API served in-process by Hummingbird: users with photos, search, form
+/// login, JSON registration, multipart avatars, a bearer-protected `/me`, and
+/// deliberately failing endpoints. `swift run strata-demo` tours Strata against it,
+/// and the integration tests start the same server.
+///
+/// ```swift
+/// let server = try await DemoServer.start()          // 127.0.0.1, a free port
+/// print(server.baseURL)                              // http://127.0.0.1:54321
+/// await server.shutdown()
+/// ```
+///
+/// See ``DemoRoutes`` for the endpoints. Every instance has its own state: the
+/// `/flaky` counter, issued tokens and registered users start afresh.
+public final class DemoServer: Sendable {
+    /// `http://HOST:PORT`, with the port the server actually listens on.
+    public let baseURL: URL
+    /// The port the server listens on.
+    public let port: Int
+    private let task: Task<Void, any Error>
+
+    private init(baseURL: URL, port: Int, task: Task<Void, any Error>) {
+        self.baseURL = baseURL
+        self.port = port
+        self.task = task
+    }
+
+    /// Starts a server and returns once it accepts connections.
+    /// - Parameters:
+    ///   - host: the address to bind, `127.0.0.1` by default.
+    ///   - port: the port to listen on; `0` picks a free one (see ``port``).
+    ///   - stopsOnSignals: whether `SIGINT` and `SIGTERM` shut the server down
+    ///     gracefully (for a server run from the command line).
+    ///   - logger: the server's logger; by default it only logs critical errors.
+    /// - Throws: ``DemoServerError/didNotStart`` when the server could not bind, or
+    ///   Hummingbird's error.
+    public static func start(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        stopsOnSignals: Bool = false,
+        logger: Logger? = nil
+    ) async throws -> DemoServer {
+        let router = Router()
+        DemoRoutes.register(on: router, store: DemoStore())
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: port), serverName: "strata-demo"),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            },
+            logger: logger ?? Self.quietLogger
+        )
+        let task = Task {
+            defer { portContinuation.finish() }
+            if stopsOnSignals {
+                try await app.runService()
+            } else {
+                try await app.runService(gracefulShutdownSignals: [])
+            }
+        }
+        var iterator = ports.makeAsyncIterator()
+        guard let boundPort = await iterator.next(), boundPort > 0,
+              let url = URL(string: "http://\(Self.urlHost(host)):\(boundPort)")
+        else {
+            task.cancel()
+            let failure = await task.result
+            if case .failure(let error) = failure { throw error }
+            throw DemoServerError.didNotStart
+        }
+        return DemoServer(baseURL: url, port: boundPort, task: task)
+    }
+
+    /// Stops the server and waits until it has.
+    public func shutdown() async {
+        task.cancel()
+        _ = await task.result
+    }
+
+    /// Waits until the server stops: after a signal (when started with
+    /// `stopsOnSignals`), after ``shutdown()``, or when the calling task is cancelled,
+    /// which shuts the server down.
+    /// - Throws: the server's error, if it stopped on one.
+    public func runUntilCancelled() async throws {
+        let task = self.task
+        try await withTaskCancellationHandler {
+            do {
+                try await task.value
+            } catch is CancellationError {
+                return
+            }
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    private static var quietLogger: Logger {
+        var logger = Logger(label: "strata.demo-server")
+        logger.logLevel = .critical
+        return logger
+    }
+
+    /// IPv6 literals go in brackets in a URL.
+    private static func urlHost(_ host: String) -> String {
+        host.contains(":") ? "[\(host)]" : host
+    }
+}

@@ -1,0 +1,28 @@
+import Hummingbird
+
+/// The demo API. JSON in and out; errors are `{"error": "…"}` with a 4xx or 5xx status.
+///
+/// | route | what it does |
+/// |---|---|
+/// | `GET /users/:id` | a seed-002 user `{"name","age","type","photos":[{"id","ref"}]}`; 404 when unknown |
+/// | `GET /users?search=&page=` | `{"page":N,"users":[…]}`: users whose name contains `search`, two a page |
+/// | `GET /photos/:id` | a seed-003 photo `{"id","albumId","title","url","thumbnailUrl"}`, ids 1–5000 |
+/// | `POST /user/auth` | form body `login`, `password` → `{"token"}`; 401 when wrong, 400 unless a form body. The demo account is `ann` / `p@ss word` |
+/// | `POST /user/register` | a JSON user → 201 with the user and its `Location` |
+/// | `POST /users/:id/avatar` | a multipart upload → `{"field","filename","bytes","contentType"}` of its file part |
+/// | `GET /me` | the user behind `Authorization: Bearer <token>`; 401 without a valid token |
+/// | `GET /headers` | `{"headers":{…}}`: the request's header fields, by lowercased name |
+/// | `GET /flaky` | 503 for the first two calls to a server, then `{"attempt","status"}` |
+/// | `GET /broken` | 200 with a truncated, malformed JSON body |
+public enum DemoRoutes {
+    /// Adds the demo API to `router`, with fresh state.
+    public static func register(on router: Router<BasicRequestContext>) {
+        register(on: router, store: DemoStore())
+    }
+
+    static func register(on router: Router<BasicRequestContext>, store: DemoStore) {
+        UserRoutes.register(on: router, store: store)
+        AccountRoutes.register(on: router, store: store)
+        DiagnosticRoutes.register(on: router, store: store)
+    }
+}

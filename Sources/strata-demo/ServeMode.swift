@@ -1,0 +1,18 @@
+import Foundation
+import StrataDemoServer
+
+/// `--serve`: runs the embedded server alone until Ctrl-C (or `SIGTERM`).
+enum ServeMode {
+    static func run(port: Int) async throws {
+        let server = try await DemoServer.start(port: port, stopsOnSignals: true)
+        let url = server.baseURL.absoluteString
+        Console.print("""
+            Strata demo server listening on \(url)
+            Try:  curl \(url)/users/1
+                  swift run strata-demo --base-url \(url)
+            Press Ctrl-C to stop.
+            """)
+        try await server.runUntilCancelled()
+        Console.print("Stopped.")
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+
+/// `swift run strata-demo`: starts the embedded demo server and tours Strata's
+/// features against it, one transcript line a step.
+@main
+struct StrataDemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "strata-demo",
+        abstract: "A guided tour of Strata against an embedded demo server.",
+        discussion: """
+            By default the command starts the demo API on 127.0.0.1, runs every step of the \
+            tour against it and exits with status 0 when each step behaved as expected \
+            (expected failures included), 1 otherwise.
+            """)
+
+    @Option(name: .customLong("base-url"), help: ArgumentHelp(
+        "Run the tour against this server instead of the embedded one.", valueName: "url"))
+    var baseURL: String?
+
+    @Option(help: "The transport: \(TransportChoice.allCases.map(\.rawValue).joined(separator: " or ")).")
+    var transport: TransportChoice = .default
+
+    @Flag(help: "Log every request and response (LoggingMiddleware on a stdout log handler).")
+    var verbose = false
+
+    @Flag(help: "Only run the embedded server and print its URL, until Ctrl-C.")
+    var serve = false
+
+    @Option(help: "The port of the embedded server; 0 picks a free one.")
+    var port = 0
+
+    mutating func validate() throws {
+        guard (0...65535).contains(port) else {
+            throw ValidationError("--port must be between 0 and 65535.")
+        }
+        if serve, baseURL != nil {
+            throw ValidationError("--serve runs the embedded server; it cannot be combined with --base-url.")
+        }
+        if let baseURL {
+            guard let url = URL(string: baseURL), let scheme = url.scheme?.lowercased(),
+                  scheme == "http" || scheme == "https", url.host != nil
+            else {
+                throw ValidationError("--base-url must be an http or https URL, such as http://127.0.0.1:8080.")
+            }
+        }
+    }
+
+    func run() async throws {
+        if serve {
+            try await ServeMode.run(port: port)
+        } else {
+            try await TourMode(
+                externalBaseURL: baseURL.flatMap(URL.init(string:)),
+                port: port,
+                transport: transport,
+                verbose: verbose
+            ).run()
+        }
+    }
+}

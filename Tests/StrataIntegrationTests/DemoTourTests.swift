@@ -1,0 +1,148 @@
+import Foundation
+import Strata
+import StrataAsyncHTTPClient
+import StrataDemo
+import StrataDemoServer
+import StrataURLSession
+import Testing
+
+/// The transports the demo tour runs over.
+enum DemoTransportKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case asyncHTTPClient
+    case urlSession
+
+    var testDescription: String { rawValue }
+
+    /// A fresh transport and the way to release it.
+    func open() -> (transport: any Transport, shutdown: @Sendable () async throws -> Void) {
+        switch self {
+        case .asyncHTTPClient:
+            let transport = AsyncHTTPClientTransport()
+            return (transport, { try await transport.shutdown() })
+        case .urlSession:
+            return (URLSessionTransport(), {})
+        }
+    }
+
+    /// Runs `body` with a fresh demo server and transport, releasing both afterwards.
+    func withServer<T>(_ body: (DemoServer, any Transport) async throws -> T) async throws -> T {
+        let server = try await DemoServer.start()
+        let (transport, shutdown) = open()
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await body(server, transport))
+        } catch {
+            result = .failure(error)
+        }
+        try await shutdown()
+        await server.shutdown()
+        return try result.get()
+    }
+}
+
+@Suite("The strata-demo tour")
+struct DemoTourTests {
+    static let ann = StrataDemo.User(name: "Ann", age: 30, type: .owner, photos: [
+        StrataDemo.Photo(id: "1-1", image: "https://img.example/ann/1.jpg"),
+        StrataDemo.Photo(id: "1-2", image: "https://img.example/ann/2.jpg"),
+    ])
+
+    @Test("every step behaves as expected", arguments: DemoTransportKind.allCases)
+    func everyStepPasses(over kind: DemoTransportKind) async throws {
+        let report = try await kind.withServer { server, transport in
+            await DemoTour(baseURL: server.baseURL, transport: transport).run()
+        }
+        #expect(report.allPassed, "\(report.failures.map(Transcript.line(for:)))")
+        #expect(report.results.map(\.step) == TourStepID.allCases)
+        #expect(report.results.allSatisfy { $0.exchange != nil })
+    }
+
+    @Test("the steps decode exactly what the server sent", arguments: DemoTransportKind.allCases)
+    func exactValues(over kind: DemoTransportKind) async throws {
+        let report = try await kind.withServer { server, transport in
+            await DemoTour(baseURL: server.baseURL, transport: transport).run()
+        }
+
+        // Seed 002: both layers of /users/1.
+        let entry = try #require(report[.rawLayer]?.value as? StrataDemo.UserEntry)
+        #expect(entry == (try Self.ann.toDTO()))
+        #expect(report[.appLayer]?.value as? StrataDemo.User == Self.ann)
+        #expect(report[.appLayer]?.summary == #"User(name: "Ann", photos: 2)"#)
+        #expect(report[.appLayer]?.exchange == RecordedExchange(method: "GET", target: "/users/1", status: 200))
+
+        // Seed 003 through the Result callback.
+        let photo = try #require(report[.photoCallback]?.value as? AlbumPhoto)
+        #expect(photo.id == 5 && photo.albumId == 1 && photo.title == "Photo 5")
+        #expect(photo.url.absoluteString == "https://img.example/p/5.jpg")
+
+        // Encodings.
+        let page = try #require(report[.queryEncoding]?.value as? UsersPage)
+        #expect(page.page == 1 && page.users.map(\.name) == ["Ann", "Dan"])
+        #expect(report[.queryEncoding]?.exchange?.target == "/users?page=1&search=an")
+        #expect(report[.jsonEncoding]?.exchange?.status == 201)
+        let upload = try #require(report[.multipartUpload]?.value as? AvatarUpload)
+        #expect(upload.field == "avatar")
+        #expect(upload.filename == "zoe.png")
+        #expect(upload.bytes == 2048)
+        #expect(upload.contentType == "image/png")
+
+        // The token flow: a form login, then the token as a bearer for /me.
+        let token = try #require(report[.formLogin]?.value as? AuthToken)
+        #expect(token.token.hasPrefix("demo-"))
+        #expect(report[.formLogin]?.exchange == RecordedExchange(method: "POST", target: "/user/auth", status: 200))
+        #expect(report[.bearerAuth]?.value as? StrataDemo.User == Self.ann)
+        #expect(report[.wrongPassword]?.exchange?.status == 401)
+
+        // Headers from the middleware and from the request.
+        let headers = try #require(report[.headers]?.value as? EchoedHeaders)
+        #expect(headers.headers["user-agent"] == "strata-demo/1.0")
+        #expect(headers.headers["x-strata-demo"] == "tour")
+        #expect(headers.headers["accept-language"] == "en")
+
+        // Typed errors.
+        let notFound = try #require(report[.notFound]?.value as? StrataError)
+        #expect(notFound.status?.code == 404)
+        #expect(notFound.bodySnippet?.contains("no user with id 99") == true)
+        let broken = try #require(report[.malformedBody]?.value as? StrataError)
+        guard case .decoding = broken.kind else {
+            Issue.record("expected a decoding error, got \(broken)")
+            return
+        }
+        let flaky = try #require(report[.flaky]?.value as? StrataError)
+        #expect(flaky.status?.code == 503)
+    }
+
+    @Test("later tours against the same server pass too; /flaky recovers after two failures")
+    func repeatedToursOnSameServer() async throws {
+        let reports = try await DemoTransportKind.asyncHTTPClient.withServer { server, transport in
+            var reports: [TourReport] = []
+            for _ in 1...3 {
+                reports.append(await DemoTour(baseURL: server.baseURL, transport: transport).run())
+            }
+            return reports
+        }
+        for report in reports {
+            #expect(report.allPassed, "\(report.failures.map(Transcript.line(for:)))")
+        }
+        #expect(reports.map { $0[.flaky]?.exchange?.status } == [503, 503, 200])
+    }
+
+    @Test("a tour against a server that is not there fails, step by step, with transport errors")
+    func unreachableServer() async throws {
+        let report = try await DemoTransportKind.urlSession.withServer { server, transport in
+            // The demo server's own port, after shutdown, has nobody listening.
+            let url = server.baseURL
+            await server.shutdown()
+            return await DemoTour(baseURL: url, transport: transport).run()
+        }
+        #expect(report.failures.count == report.results.count)
+        let first = try #require(report[.rawLayer])
+        guard case .transport = first.error?.kind else {
+            Issue.record("expected a transport error, got \(first.summary)")
+            return
+        }
+        // Once the server is known to be unreachable, the other steps are skipped.
+        #expect(report.results.dropFirst().allSatisfy { $0.skipped && $0.exchange == nil })
+        #expect(Transcript.footer(for: report).hasPrefix("\n✘"))
+    }
+}
