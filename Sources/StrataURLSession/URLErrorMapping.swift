@@ -39,7 +39,7 @@ enum URLErrorMapping {
     }
 
     /// `error` as a `URLError`, also when it arrives as an `NSError` in `NSURLErrorDomain`.
-    private static func urlError(from error: any Error) -> URLError? {
+    static func urlError(from error: any Error) -> URLError? {
         if let urlError = error as? URLError { return urlError }
         let nsError = error as NSError
         // The initialiser is failable in FoundationNetworking but not on Apple platforms.

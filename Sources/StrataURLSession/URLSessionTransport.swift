@@ -9,7 +9,9 @@ import FoundationNetworking
 /// (swift-corelibs-foundation's `FoundationNetworking`).
 ///
 /// The transport uses completion-handler tasks and no task delegates, because
-/// delegates are unreliable in `FoundationNetworking`. That has consequences:
+/// delegates are unreliable in `FoundationNetworking`; a session the transport creates
+/// has a session delegate only to end authentication challenges (see below). That has
+/// consequences:
 ///
 /// - **Request bodies are sent from memory.** A streamed ``HTTPBody`` (for example
 ///   multipart form data read from files) is collected into memory before the request
@@ -24,7 +26,18 @@ import FoundationNetworking
 ///   drops an empty body and refuses a non-empty one with
 ///   ``TransportError/Kind/invalidRequest``.
 /// - **Redirects are followed** by `URLSession`, as it does by default; the returned
-///   response is the final one.
+///   response is the final one. On Linux, `307`/`308` redirects keep the method but
+///   drop the request body (observed against httpbin: a `POST` to
+///   `/redirect-to?status_code=307` arrives as a `POST` with no body), a
+///   `FoundationNetworking` limitation without task delegates.
+/// - **Authentication challenges are not answered.** On Linux, a `401`/`407` that
+///   carries a challenge (`FoundationNetworking` raises one for a `401` with a
+///   `WWW-Authenticate` header) arrives with its status and header fields but an
+///   **empty body**: `FoundationNetworking` drops it. Credentials in the configuration's
+///   `urlCredentialStorage` are not used there; send an `Authorization` header instead
+///   (for example with ``HeadersMiddleware``). On Apple platforms the challenge gets
+///   `URLSession`'s default handling and the response arrives with its body. A borrowed
+///   session needs a delegate of its own on Linux; see ``init(session:streamedBodyLimit:)``.
 /// - **`URLSession` adds its own header fields** (`Accept`, `Accept-Encoding`,
 ///   `User-Agent`, …) when the request lacks them, and decodes compressed responses;
 ///   the returned body is the decoded bytes.
@@ -39,15 +52,20 @@ public struct URLSessionTransport: Transport {
     /// The default for ``streamedBodyLimit``: 512 MiB.
     public static let defaultStreamedBodyLimit = 512 * 1024 * 1024
 
-    /// The session every request goes through.
+    /// The session every request goes through. When the transport created it, its
+    /// delegate cancels authentication challenges on Linux, also for tasks made on it
+    /// directly (they fail with `URLError.cancelled` instead of hanging).
     public var session: URLSession { owner.session }
     /// The most bytes a streamed request body may hold; it is collected into memory first.
     public let streamedBodyLimit: Int
-    private let owner: SessionOwner
+    /// The session and, when the transport created it, its delegate.
+    let owner: SessionOwner
 
     /// Creates a transport with its own session, made once from `configuration` and
     /// reused for every request. The session is invalidated, letting running tasks
-    /// finish, when the last copy of the transport goes away.
+    /// finish, when the last copy of the transport goes away. Its delegate ends
+    /// authentication challenges on Linux, so that a `401` is returned rather than
+    /// hanging (see the type's documentation).
     /// - Parameters:
     ///   - configuration: the session's configuration; `.default` unless told.
     ///   - streamedBodyLimit: the most bytes a streamed request body may hold.
@@ -55,12 +73,21 @@ public struct URLSessionTransport: Transport {
         configuration: URLSessionConfiguration = .default,
         streamedBodyLimit: Int = Self.defaultStreamedBodyLimit
     ) {
-        self.owner = SessionOwner(owning: URLSession(configuration: configuration))
+        self.owner = SessionOwner(configuration: configuration)
         self.streamedBodyLimit = streamedBodyLimit
     }
 
     /// Creates a transport that borrows `session`; the caller keeps ownership and
     /// decides when to invalidate it.
+    ///
+    /// - Important: On Linux, a borrowed session without a delegate that ends
+    ///   authentication challenges (`URLSession.shared` has none) hangs on a `401` with
+    ///   a `WWW-Authenticate` header until the deadline, then throws
+    ///   ``TransportError/Kind/timedOut``: `FoundationNetworking` neither retries nor
+    ///   delivers the response. A delegate answering `urlSession(_:task:didReceive:completionHandler:)`
+    ///   with `.cancelAuthenticationChallenge` makes such a request fail at once with
+    ///   `URLError.cancelled` (kind ``TransportError/Kind/other``) instead; to receive the
+    ///   `401` itself, let the transport create its session with ``init(configuration:streamedBodyLimit:)``.
     /// - Parameters:
     ///   - session: the session to send requests through, for example `.shared`.
     ///   - streamedBodyLimit: the most bytes a streamed request body may hold.
@@ -95,7 +122,7 @@ public struct URLSessionTransport: Transport {
         if let deadline {
             urlRequest.timeoutInterval = try Self.timeoutInterval(until: deadline)
         }
-        let call = DataTaskCall(session: session, request: urlRequest, body: bytes)
+        let call = DataTaskCall(session: session, challenges: owner.challenges, request: urlRequest, body: bytes)
         return Self.makeResponse(try await call.run(), method: request.method)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Hummingbird
 import Strata
 @testable import StrataURLSession
 import StrataTestServer
@@ -191,6 +192,61 @@ struct URLSessionTransportTests {
         }
     }
 
+    // MARK: Authentication challenges
+
+    @Test(arguments: [HTTPRequest.Method.get, .post])
+    func challengedUnauthorizedIsReturnedPromptly(method: HTTPRequest.Method) async throws {
+        try await TestServer.with(configure: addProtectedRoutes) { server in
+            let request = try Self.request(method, server, "/protected")
+            let body = method == .post ? HTTPBody("payload") : nil
+            let start = ContinuousClock.now
+            let (response, responseBody) = try await transport.send(request, body: body, deadline: start + .seconds(10))
+
+            #expect(ContinuousClock.now - start < .seconds(5))
+            #expect(response.status == .unauthorized)
+            #expect(response.headerFields[.wwwAuthenticate] == #"Basic realm="strata""#)
+            #if canImport(FoundationNetworking)
+            #expect(responseBody?.bufferedData == Data())  // FoundationNetworking drops it.
+            #else
+            #expect(responseBody?.bufferedData == Data(Self.challengeBody.utf8))
+            #endif
+            #expect(transport.owner.challenges?.watchedCount == 0)
+
+            // The session still works after the cancelled challenge.
+            let (next, _) = try await transport.send(try Self.request(.get, server, "/echo/after"), body: nil, deadline: nil)
+            #expect(next.status == .ok)
+        }
+    }
+
+    @Test func sessionBorrowedFromATransportReturnsTheChallengedResponse() async throws {
+        try await TestServer.with(configure: addProtectedRoutes) { server in
+            let borrowing = URLSessionTransport(session: transport.session)
+            let request = try Self.request(.get, server, "/protected")
+            let start = ContinuousClock.now
+            let (response, _) = try await borrowing.send(request, body: nil, deadline: start + .seconds(10))
+            #expect(ContinuousClock.now - start < .seconds(5))
+            #expect(response.status == .unauthorized)
+        }
+    }
+
+    @Test func networkerThrowsUnacceptableStatusForAChallenge() async throws {
+        try await TestServer.with(configure: addProtectedRoutes) { server in
+            let networker = Networker(transport: transport)
+            var endpoint = Endpoint<String>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/protected")))
+            endpoint.timeout = .seconds(10)
+            let start = ContinuousClock.now
+            let error = await #expect(throws: StrataError.self) { try await networker.send(endpoint) }
+
+            #expect(ContinuousClock.now - start < .seconds(5))
+            guard case .unacceptableStatus(let status)? = error?.kind else {
+                Issue.record("expected unacceptableStatus, got \(String(describing: error))")
+                return
+            }
+            #expect(status.code == 401)
+            #expect(error?.response?.headerFields[.wwwAuthenticate] == #"Basic realm="strata""#)
+        }
+    }
+
     // MARK: Deadlines, cancellation, failures
 
     @Test func hangingServerTimesOutAtTheDeadline() async throws {
@@ -298,7 +354,24 @@ struct URLSessionTransportTests {
         return try JSONDecoder().decode(EchoReply.self, from: data)
     }
 
+    /// The body of the `401` that `/protected` answers.
+    static let challengeBody = "sign in first"
+
     static func pattern(count: Int) -> Data {
         Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
     }
+}
+
+/// `GET` and `POST /protected`: `401` with `WWW-Authenticate: Basic realm="strata"` and
+/// the body ``URLSessionTransportTests/challengeBody``.
+private func addProtectedRoutes(_ router: Router<BasicRequestContext>) {
+    let unauthorized: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
+        var request = request
+        _ = try await request.collectBody(upTo: 1 << 20)
+        return Response(status: .unauthorized,
+                        headers: [.wwwAuthenticate: #"Basic realm="strata""#, .contentType: "text/plain"],
+                        body: .init(byteBuffer: ByteBuffer(string: URLSessionTransportTests.challengeBody)))
+    }
+    router.get("protected", use: unauthorized)
+    router.post("protected", use: unauthorized)
 }
