@@ -92,7 +92,7 @@ struct HttpbinConformanceTests {
                 let response = try await networker.response(for: Endpoint<Data>(RequestDescription(route: Httpbin.route("/status/\(code)"))))
                 #expect(response.head.status.code == code)
             }
-            for code in [400, 401, 403, 404, 418, 429, 500, 502, 503] {
+            for code in [304, 400, 401, 403, 404, 418, 429, 500, 502, 503] {
                 let error = await #expect(throws: StrataError.self) {
                     try await networker.send(Endpoint<Data>(RequestDescription(route: Httpbin.route("/status/\(code)"))))
                 }

@@ -27,6 +27,11 @@ private func parameterErrorReason(_ body: () throws -> String) -> String? {
 }
 
 @Suite struct URLEncodedFormEncoderTests {
+    @Test func nonFiniteNumbersAreErrors() {
+        #expect(parameterErrorReason { try form(["a": ["b": .double(.nan)]]) } == "\"a[b]\" is nan, which has no form representation")
+        #expect(parameterErrorReason { try form(["x": [.double(.infinity)]]) } == "\"x[]\" is inf, which has no form representation")
+    }
+
     // MARK: - Required examples
 
     @Test func nestedObjectUsesEscapedBrackets() throws {

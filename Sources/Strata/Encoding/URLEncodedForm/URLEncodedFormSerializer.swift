@@ -29,7 +29,7 @@ struct URLEncodedFormSerializer: Sendable {
             )
         }
         var pairs: [Pair] = []
-        appendMembers(of: members, under: nil, to: &pairs)
+        try appendMembers(of: members, under: nil, to: &pairs)
         return pairs
             .map { escaper.escape($0.key) + "=" + escaper.escape($0.value) }
             .joined(separator: "&")
@@ -37,18 +37,19 @@ struct URLEncodedFormSerializer: Sendable {
 
     /// Appends the pairs of every member of an object stored under `parent`
     /// (`nil` for the root object).
-    private func appendMembers(of members: [String: JSON], under parent: String?, to pairs: inout [Pair]) {
+    private func appendMembers(of members: [String: JSON], under parent: String?, to pairs: inout [Pair]) throws {
         let ordered = alphabetizeKeyValuePairs
             ? members.sorted { $0.key < $1.key }
             : Array(members)
         for (name, value) in ordered {
             let key = parent.map { objectEncoding.key(name, in: $0) } ?? name
-            append(value, forKey: key, to: &pairs)
+            try append(value, forKey: key, to: &pairs)
         }
     }
 
     /// Appends the pairs of `value` stored under `key`.
-    private func append(_ value: JSON, forKey key: String, to pairs: inout [Pair]) {
+    /// - Throws: ``ParameterEncodingError`` for a number that is not finite.
+    private func append(_ value: JSON, forKey key: String, to pairs: inout [Pair]) throws {
         switch value {
         case .null:
             if let text = nilEncoding.text {
@@ -59,6 +60,9 @@ struct URLEncodedFormSerializer: Sendable {
         case .integer(let integer):
             pairs.append((key, "\(integer)"))
         case .double(let double):
+            guard double.isFinite else {
+                throw ParameterEncodingError(reason: "\"\(key)\" is \(double), which has no form representation")
+            }
             pairs.append((key, "\(double)"))
         case .string(let string):
             pairs.append((key, string))
@@ -66,10 +70,10 @@ struct URLEncodedFormSerializer: Sendable {
             // A dropped `null` takes no index, so indices stay dense.
             let kept = nilEncoding == .dropKey ? elements.filter { $0 != .null } : elements
             for (index, element) in kept.enumerated() {
-                append(element, forKey: arrayEncoding.key(key, index: index), to: &pairs)
+                try append(element, forKey: arrayEncoding.key(key, index: index), to: &pairs)
             }
         case .object(let members):
-            appendMembers(of: members, under: key, to: &pairs)
+            try appendMembers(of: members, under: key, to: &pairs)
         }
     }
 }
