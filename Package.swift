@@ -98,6 +98,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // `swift run -c release strata-bench`: raw AsyncHTTPClient versus Strata over it,
+        // against the in-process test server. Not part of the tests or CI; see Benchmarks.md.
+        .executableTarget(
+            name: "strata-bench",
+            dependencies: [
+                "Strata",
+                "StrataAsyncHTTPClient",
+                "StrataTestServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "StrataTests",
             dependencies: [

@@ -1,0 +1,106 @@
+import Foundation
+import Strata
+
+// The bodies the benchmark reads, in three shapes: a plain `Decodable` (what the raw
+// AsyncHTTPClient variant and `Endpoint(_:decoding:)` decode), a DTO (raw layer) and an
+// application model mapped from it (`Endpoint(_:model:)`, both model layers).
+
+/// `GET /json/user/{id}` as a plain `Decodable`: `{"name","age","type","photos":[{"id","ref"}]}`.
+struct PlainUser: Decodable, Sendable {
+    struct Photo: Decodable, Sendable {
+        var id: String
+        var ref: String
+    }
+
+    var name: String
+    var age: Int
+    var type: Int
+    var photos: [Photo]
+}
+
+/// The same body as a raw-layer DTO.
+struct UserEntry: Codable, Sendable {
+    struct PhotoEntry: Codable, Sendable {
+        var id: String
+        var ref: String
+    }
+
+    var name: String
+    var age: Int
+    var type: Int
+    var photos: [PhotoEntry]
+}
+
+extension UserEntry: RawDecodable {
+    typealias Raw = JSON
+}
+
+/// The application model read from ``UserEntry``.
+struct User: Sendable {
+    struct Photo: Sendable {
+        var id: String
+        var image: URL
+    }
+
+    var name: String
+    var age: Int
+    var isAdmin: Bool
+    var photos: [Photo]
+}
+
+extension User: DTODecodable {
+    typealias DTO = UserEntry
+
+    static func from(dto: UserEntry) throws -> User {
+        let photos = try dto.photos.map { entry in
+            guard let url = URL(string: entry.ref) else {
+                throw MappingError(type: User.self, description: "photo \(entry.id) has no valid URL")
+            }
+            return Photo(id: entry.id, image: url)
+        }
+        return User(name: dto.name, age: dto.age, isAdmin: dto.type == 1, photos: photos)
+    }
+}
+
+/// The small JSON body POSTed to `/echo/bench`.
+struct EchoPayload: Encodable, Sendable {
+    var name = "Ann"
+    var age = 30
+    var tags = ["a", "b", "c"]
+}
+
+/// What `/echo/**` replies, as a plain `Decodable` (a subset of the server's `EchoReply`).
+struct PlainEcho: Decodable, Sendable {
+    var method: String
+    var path: String
+    var body: String
+}
+
+/// The same reply as a raw-layer DTO.
+struct EchoEntry: Codable, Sendable {
+    var method: String
+    var path: String
+    var body: String
+}
+
+extension EchoEntry: RawDecodable {
+    typealias Raw = JSON
+}
+
+/// The application model read from ``EchoEntry``: the body's bytes decoded from Base64.
+struct Echo: Sendable {
+    var method: String
+    var path: String
+    var body: Data
+}
+
+extension Echo: DTODecodable {
+    typealias DTO = EchoEntry
+
+    static func from(dto: EchoEntry) throws -> Echo {
+        guard let body = Data(base64Encoded: dto.body) else {
+            throw MappingError(type: Echo.self, description: "body is not Base64")
+        }
+        return Echo(method: dto.method, path: dto.path, body: body)
+    }
+}
