@@ -40,7 +40,9 @@ enum StrataBench {
         }
         let rawClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .strataDefault)
         let strataClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .strataDefault)
-        let networker = Networker(transport: AsyncHTTPClientTransport(client: strataClient))
+        var configuration = Networker.Configuration()
+        if ProcessInfo.processInfo.environment["STRATA_BENCH_NO_DEADLINE"] != nil { configuration.timeout = nil }
+        let networker = Networker(transport: AsyncHTTPClientTransport(client: strataClient), configuration: configuration)
 
         var failed = false
         do {
