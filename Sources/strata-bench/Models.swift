@@ -1,24 +1,12 @@
 import Foundation
 import Strata
 
-// The bodies the benchmark reads, in three shapes: a plain `Decodable` (what the raw
-// AsyncHTTPClient variant and `Endpoint(_:decoding:)` decode), a DTO (raw layer) and an
-// application model mapped from it (`Endpoint(_:model:)`, both model layers).
+// The bodies the benchmark reads: a Codable DTO (decoded directly by the raw
+// AsyncHTTPClient variant and `Endpoint(_:decoding:)`) and an application model mapped
+// from it (`Endpoint(_:model:)`, both model layers).
 
-/// `GET /json/user/{id}` as a plain `Decodable`: `{"name","age","type","photos":[{"id","ref"}]}`.
-struct PlainUser: Decodable, Sendable {
-    struct Photo: Decodable, Sendable {
-        var id: String
-        var ref: String
-    }
-
-    var name: String
-    var age: Int
-    var type: Int
-    var photos: [Photo]
-}
-
-/// The same body as a raw-layer DTO.
+/// `GET /json/user/{id}`: `{"name","age","type","photos":[{"id","ref"}]}`. A Codable
+/// DTO is also a plain `Decodable`, so the raw variant and `Endpoint(_:decoding:)` use it too.
 struct UserEntry: Codable, Sendable {
     struct PhotoEntry: Codable, Sendable {
         var id: String
@@ -69,14 +57,8 @@ struct EchoPayload: Encodable, Sendable {
     var tags = ["a", "b", "c"]
 }
 
-/// What `/echo/**` replies, as a plain `Decodable` (a subset of the server's `EchoReply`).
-struct PlainEcho: Decodable, Sendable {
-    var method: String
-    var path: String
-    var body: String
-}
-
-/// The same reply as a raw-layer DTO.
+/// What `/echo/**` replies (a subset of the server's `EchoReply`), as a Codable DTO;
+/// also what the raw variant and `Endpoint(_:decoding:)` decode.
 struct EchoEntry: Codable, Sendable {
     var method: String
     var path: String

@@ -23,14 +23,14 @@ func makeWorkloads(baseURL: URL, rawClient: HTTPClient, networker: Networker, co
             let response = try await rawClient.execute(request, timeout: Limits.timeout)
             guard response.status == .ok else { throw BenchError(description: "GET user: \(response.status)") }
             let body = try await response.body.collect(upTo: Limits.maxBody)
-            try checkUser(try JSONDecoder().decode(PlainUser.self, from: body).name)
+            try checkUser(try JSONDecoder().decode(UserEntry.self, from: body).name)
         },
         Variant(name: "strata(model)") {
             let user = try await networker.send(Endpoint(RequestDescription(route: userURL), model: User.self))
             try checkUser(user.name)
         },
         Variant(name: "strata(decodable)") {
-            let user = try await networker.send(Endpoint(RequestDescription(route: userURL), decoding: PlainUser.self))
+            let user = try await networker.send(Endpoint(RequestDescription(route: userURL), decoding: UserEntry.self))
             try checkUser(user.name)
         },
     ]
@@ -46,7 +46,7 @@ func makeWorkloads(baseURL: URL, rawClient: HTTPClient, networker: Networker, co
             let response = try await rawClient.execute(request, timeout: Limits.timeout)
             guard response.status == .ok else { throw BenchError(description: "POST echo: \(response.status)") }
             let body = try await response.body.collect(upTo: Limits.maxBody)
-            let echo = try JSONDecoder().decode(PlainEcho.self, from: body)
+            let echo = try JSONDecoder().decode(EchoEntry.self, from: body)
             try checkEcho(method: echo.method, path: echo.path, bodyIsEmpty: echo.body.isEmpty)
         },
         Variant(name: "strata(model)") {
@@ -56,7 +56,7 @@ func makeWorkloads(baseURL: URL, rawClient: HTTPClient, networker: Networker, co
         },
         Variant(name: "strata(decodable)") {
             let request = RequestDescription(route: echoURL, method: .post, parameters: payload, encoding: .json)
-            let echo = try await networker.send(Endpoint(request, decoding: PlainEcho.self))
+            let echo = try await networker.send(Endpoint(request, decoding: EchoEntry.self))
             try checkEcho(method: echo.method, path: echo.path, bodyIsEmpty: echo.body.isEmpty)
         },
     ]
