@@ -82,9 +82,9 @@ public struct AsyncHTTPClientTransport: Transport {
     ///   by ``TransportError/Kind``.
     public func send(
         _ request: HTTPRequest,
-        body: HTTPBody?,
+        body: MessageBody?,
         deadline: ContinuousClock.Instant?
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> (HTTPResponse, MessageBody?) {
         let clientRequest = try HTTPClientRequest(request, body: body)
         try Task.checkCancellation()
         if let deadline, deadline <= .now { throw TransportError(.timedOut) }

@@ -12,7 +12,7 @@ extension HTTPClientRequest {
     /// (`Content-Length` or `Transfer-Encoding: chunked`) from the body.
     /// - Throws: ``TransportError`` with kind ``TransportError/Kind/invalidRequest`` when
     ///   the request has no scheme or no authority.
-    init(_ request: HTTPRequest, body: HTTPBody?) throws {
+    init(_ request: HTTPRequest, body: MessageBody?) throws {
         guard let scheme = request.scheme, !scheme.isEmpty,
               let authority = request.authority, !authority.isEmpty
         else { throw TransportError(.invalidRequest) }
@@ -29,7 +29,7 @@ extension HTTPClientRequest {
 extension HTTPClientRequest.Body {
     /// The AsyncHTTPClient body for a Strata body: one buffer for bytes held in memory
     /// (which can be resent on a redirect), a stream for anything else.
-    init(_ body: HTTPBody) {
+    init(_ body: MessageBody) {
         if let data = body.bufferedData {
             self = .bytes(ByteBuffer(data: data))
         } else {

@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOFoundationCompat
 
-/// An AsyncHTTPClient response body as the `Data` chunks of a streamed ``HTTPBody``.
+/// An AsyncHTTPClient response body as the `Data` chunks of a streamed ``MessageBody``.
 ///
 /// Chunks come straight from the connection, one at a time, with AsyncHTTPClient's
 /// back-pressure: nothing is buffered here. Each read ends by `deadline`, and failures

@@ -17,10 +17,10 @@ enum ResponseConversion {
         _ response: HTTPClientResponse,
         requestMethod: HTTPRequest.Method,
         deadline: ContinuousClock.Instant?
-    ) throws -> (HTTPResponse, HTTPBody?) {
+    ) throws -> (HTTPResponse, MessageBody?) {
         let head = try HTTPResponse(response)
         guard hasBody(status: head.status, requestMethod: requestMethod) else { return (head, nil) }
-        let body = HTTPBody(
+        let body = MessageBody(
             length: length(of: response.headers),
             streaming: ResponseBodyChunks(response.body, deadline: deadline)
         )

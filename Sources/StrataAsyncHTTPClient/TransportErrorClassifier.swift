@@ -13,11 +13,11 @@ enum TransportErrorClassifier {
     /// - A cancelled task, `CancellationError` and AsyncHTTPClient's `cancelled` become
     ///   `CancellationError` — except `cancelled` after the deadline, which is how
     ///   AsyncHTTPClient reports a request that timed out while waiting for a connection.
-    /// - ``TransportError`` and ``HTTPBodyError`` (from the request body) pass unchanged.
+    /// - ``TransportError`` and ``MessageBodyError`` (from the request body) pass unchanged.
     /// - Everything else becomes a ``TransportError`` of the kind ``kind(of:)`` finds.
     static func classify(_ error: any Error, deadline: ContinuousClock.Instant?) -> any Error {
         if Task.isCancelled || error is CancellationError { return CancellationError() }
-        if error is TransportError || error is HTTPBodyError { return error }
+        if error is TransportError || error is MessageBodyError { return error }
         if let clientError = error as? HTTPClientError, clientError == .cancelled {
             if let deadline, deadline <= .now { return TransportError(.timedOut, underlying: error) }
             return CancellationError()

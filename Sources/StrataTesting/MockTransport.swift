@@ -45,9 +45,9 @@ public final class MockTransport: Transport, Sendable {
     ///   `CancellationError` when the task is cancelled, or the stub's injected error.
     public func send(
         _ request: HTTPRequest,
-        body: HTTPBody?,
+        body: MessageBody?,
         deadline: ContinuousClock.Instant?
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> (HTTPResponse, MessageBody?) {
         try Task.checkCancellation()
         let bytes = try await body?.collect(upTo: Int.max) ?? Data()
         let recorded = RecordedRequest(head: request, body: bytes)
@@ -58,7 +58,7 @@ public final class MockTransport: Transport, Sendable {
         if let error = response.error { throw error }
         return (
             HTTPResponse(status: response.status, headerFields: response.headerFields),
-            response.body.isEmpty ? nil : HTTPBody(response.body)
+            response.body.isEmpty ? nil : MessageBody(response.body)
         )
     }
 }

@@ -9,12 +9,12 @@ import FoundationNetworking
 extension URLSessionTransport {
     /// The request body's bytes: in-memory bytes as they are, a streamed body collected
     /// into memory (delegate-free `URLSession` tasks can only upload from memory).
-    static func collect(_ body: HTTPBody?, limit: Int) async throws -> Data? {
+    static func collect(_ body: MessageBody?, limit: Int) async throws -> Data? {
         guard let body else { return nil }
         if let data = body.bufferedData { return data }
         do {
             return try await body.collect(upTo: limit)
-        } catch let error as HTTPBodyError {
+        } catch let error as MessageBodyError {
             throw TransportError(.invalidRequest, underlying: error)
         }
     }

@@ -8,11 +8,11 @@ extension URLSessionTransport {
     static func makeResponse(
         _ outcome: (HTTPResponse, Data),
         method: HTTPRequest.Method
-    ) -> (HTTPResponse, HTTPBody?) {
+    ) -> (HTTPResponse, MessageBody?) {
         let (head, data) = outcome
         if method == .head || head.status == .noContent || head.status == .notModified {
             return (head, nil)
         }
-        return (head, HTTPBody(data))
+        return (head, MessageBody(data))
     }
 }

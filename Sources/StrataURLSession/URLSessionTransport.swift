@@ -13,11 +13,11 @@ import FoundationNetworking
 /// has a session delegate only to end authentication challenges (see below). That has
 /// consequences:
 ///
-/// - **Request bodies are sent from memory.** A streamed ``HTTPBody`` (for example
+/// - **Request bodies are sent from memory.** A streamed ``MessageBody`` (for example
 ///   multipart form data read from files) is collected into memory before the request
 ///   starts, up to ``streamedBodyLimit`` bytes; a larger body fails with a
 ///   ``TransportError`` of kind ``TransportError/Kind/invalidRequest`` whose
-///   underlying error is ``HTTPBodyError/tooLarge(limit:)``. For large uploads, use
+///   underlying error is ``MessageBodyError/tooLarge(limit:)``. For large uploads, use
 ///   the AsyncHTTPClient transport.
 /// - **Response bodies are buffered.** `URLSession` hands over the whole body at the
 ///   end, so the returned body is always in memory, never streamed. Responses to
@@ -101,9 +101,9 @@ public struct URLSessionTransport: Transport {
     ///   ``TransportError`` for failures below HTTP (see the type's documentation).
     public func send(
         _ request: HTTPRequest,
-        body: HTTPBody?,
+        body: MessageBody?,
         deadline: ContinuousClock.Instant?
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> (HTTPResponse, MessageBody?) {
         try Task.checkCancellation()
         return try await DeadlineRace.run(until: deadline) {
             try await exchange(request, body: body, deadline: deadline)
@@ -114,9 +114,9 @@ public struct URLSessionTransport: Transport {
     /// races it against the deadline.
     private func exchange(
         _ request: HTTPRequest,
-        body: HTTPBody?,
+        body: MessageBody?,
         deadline: ContinuousClock.Instant?
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> (HTTPResponse, MessageBody?) {
         var urlRequest = try Self.makeURLRequest(request)
         let bytes = try Self.payload(await Self.collect(body, limit: streamedBodyLimit), method: request.method)
         if let deadline {

@@ -43,7 +43,7 @@ struct AsyncHTTPClientTransportTests {
             fields[.contentType] = "application/octet-stream"
 
             let (_, body) = try await transport.send(
-                server.request(.post, "/echo/upload", fields), body: HTTPBody(bytes), deadline: inSeconds(5))
+                server.request(.post, "/echo/upload", fields), body: MessageBody(bytes), deadline: inSeconds(5))
 
             let reply = try await decodeEcho(body)
             #expect(reply.method == "POST")
@@ -58,7 +58,7 @@ struct AsyncHTTPClientTransportTests {
         try await withTransport { transport, server in
             let chunks = makeChunks()
             let expected = chunks.reduce(Data(), +)
-            let body = HTTPBody(length: Int64(expected.count)) { chunkStream(chunks) }
+            let body = MessageBody(length: Int64(expected.count)) { chunkStream(chunks) }
 
             let (_, responseBody) = try await transport.send(
                 server.request(.put, "/echo/stream"), body: body, deadline: inSeconds(5))
@@ -75,7 +75,7 @@ struct AsyncHTTPClientTransportTests {
         try await withTransport { transport, server in
             let chunks = makeChunks()
             let expected = chunks.reduce(Data(), +)
-            let body = HTTPBody(length: nil, streaming: chunkStream(chunks))
+            let body = MessageBody(length: nil, streaming: chunkStream(chunks))
 
             let (_, responseBody) = try await transport.send(
                 server.request(.post, "/echo/stream"), body: body, deadline: inSeconds(5))
@@ -110,7 +110,7 @@ struct AsyncHTTPClientTransportTests {
             #expect(received.count == 50 * 1024)
             #expect(received == expected)
             #expect(chunkCount > 1)
-            await #expect(throws: HTTPBodyError.alreadyConsumed) { _ = try await body.collect(upTo: 1 << 20) }
+            await #expect(throws: MessageBodyError.alreadyConsumed) { _ = try await body.collect(upTo: 1 << 20) }
         }
     }
 
@@ -405,7 +405,7 @@ private func inSeconds(_ seconds: Int) -> ContinuousClock.Instant {
     .now + .seconds(seconds)
 }
 
-private func decodeEcho(_ body: HTTPBody?) async throws -> EchoReply {
+private func decodeEcho(_ body: MessageBody?) async throws -> EchoReply {
     let data = try #require(try await body?.collect(upTo: 1 << 20))
     return try JSONDecoder().decode(EchoReply.self, from: data)
 }

@@ -40,7 +40,7 @@ struct URLSessionTransportTests {
             var request = try Self.request(method, server, "/echo/upload")
             request.headerFields[.contentType] = "application/octet-stream"
             let bytes = Self.pattern(count: 70_000)
-            let (response, body) = try await transport.send(request, body: HTTPBody(bytes), deadline: nil)
+            let (response, body) = try await transport.send(request, body: MessageBody(bytes), deadline: nil)
 
             #expect(response.status == .ok)
             let reply = try Self.decodeEcho(body)
@@ -58,7 +58,7 @@ struct URLSessionTransportTests {
             let request = try Self.request(method, server, "/echo/stream")
             let chunks = [Data("first,".utf8), Self.pattern(count: 5000), Data(), Data("last".utf8)]
             let expected = chunks.reduce(Data(), +)
-            let body = HTTPBody(length: nil) {
+            let body = MessageBody(length: nil) {
                 AsyncStream<Data> { continuation in
                     for chunk in chunks { continuation.yield(chunk) }
                     continuation.finish()
@@ -76,7 +76,7 @@ struct URLSessionTransportTests {
     @Test func emptyPostBodyIsSentWithZeroLength() async throws {
         try await TestServer.with { server in
             let request = try Self.request(.post, server, "/echo/empty")
-            let (_, body) = try await transport.send(request, body: HTTPBody(Data()), deadline: nil)
+            let (_, body) = try await transport.send(request, body: MessageBody(Data()), deadline: nil)
             let reply = try Self.decodeEcho(body)
             #expect(reply.method == "POST")
             #expect(reply.body == "")
@@ -87,12 +87,12 @@ struct URLSessionTransportTests {
         try await TestServer.with { server in
             let request = try Self.request(.get, server, "/echo/get")
             let error = try await #require(throws: TransportError.self) {
-                try await transport.send(request, body: HTTPBody("payload"), deadline: nil)
+                try await transport.send(request, body: MessageBody("payload"), deadline: nil)
             }
             #expect(error.kind == .invalidRequest)
             #expect(error.underlying as? URLSessionTransportError == .bodyNotAllowed(method: "GET"))
 
-            let (response, body) = try await transport.send(request, body: HTTPBody(Data()), deadline: nil)
+            let (response, body) = try await transport.send(request, body: MessageBody(Data()), deadline: nil)
             #expect(response.status == .ok)
             #expect(try Self.decodeEcho(body).body == "")
         }
@@ -101,12 +101,12 @@ struct URLSessionTransportTests {
     @Test func streamedBodyOverTheLimitIsRejectedBeforeSending() async throws {
         let small = URLSessionTransport(configuration: .ephemeral, streamedBodyLimit: 10)
         let request = HTTPRequest(method: .post, scheme: "http", authority: "127.0.0.1:9", path: "/")
-        let body = HTTPBody(length: nil) { AsyncStream<Data> { $0.yield(Data(count: 11)); $0.finish() } }
+        let body = MessageBody(length: nil) { AsyncStream<Data> { $0.yield(Data(count: 11)); $0.finish() } }
         let error = try await #require(throws: TransportError.self) {
             try await small.send(request, body: body, deadline: nil)
         }
         #expect(error.kind == .invalidRequest)
-        #expect(error.underlying as? HTTPBodyError == .tooLarge(limit: 10))
+        #expect(error.underlying as? MessageBodyError == .tooLarge(limit: 10))
     }
 
     @Test func requestWithoutAuthorityIsInvalid() async throws {
@@ -198,7 +198,7 @@ struct URLSessionTransportTests {
     func challengedUnauthorizedIsReturnedPromptly(method: HTTPRequest.Method) async throws {
         try await TestServer.with(configure: addProtectedRoutes) { server in
             let request = try Self.request(method, server, "/protected")
-            let body = method == .post ? HTTPBody("payload") : nil
+            let body = method == .post ? MessageBody("payload") : nil
             let start = ContinuousClock.now
             let (response, responseBody) = try await transport.send(request, body: body, deadline: start + .seconds(10))
 
@@ -349,7 +349,7 @@ struct URLSessionTransportTests {
         return HTTPRequest(method: method, url: url)
     }
 
-    static func decodeEcho(_ body: HTTPBody?) throws -> EchoReply {
+    static func decodeEcho(_ body: MessageBody?) throws -> EchoReply {
         let data = try #require(body?.bufferedData)
         return try JSONDecoder().decode(EchoReply.self, from: data)
     }

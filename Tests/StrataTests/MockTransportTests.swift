@@ -16,7 +16,7 @@ private func send(
     _ mock: MockTransport,
     _ target: String,
     method: HTTPRequest.Method = .get,
-    body: HTTPBody? = nil,
+    body: MessageBody? = nil,
     deadline: ContinuousClock.Instant? = nil
 ) async throws -> (HTTPResponse, String) {
     let (response, responseBody) = try await mock.send(try request(method, target), body: body, deadline: deadline)
@@ -153,7 +153,7 @@ private struct Teapot: Error, Sendable, Equatable {}
         }
         let echoed = HTTPRequest(method: .post, url: try #require(URL(string: base + "/echo")),
                                  headerFields: [.authorization: "Bearer t"])
-        let (response, body) = try await mock.send(echoed, body: HTTPBody("ping"), deadline: nil)
+        let (response, body) = try await mock.send(echoed, body: MessageBody("ping"), deadline: nil)
         #expect(response.headerFields[.contentType] == "text/plain")
         #expect(try await body?.collect(upTo: 100) == Data("ping".utf8))
         #expect(try await send(mock, "/echo", method: .post).1 == "fallback")
@@ -189,7 +189,7 @@ private struct Teapot: Error, Sendable, Equatable {}
             for chunk in ["he", "llo ", "", "world"] { continuation.yield(Data(chunk.utf8)) }
             continuation.finish()
         }
-        _ = try await send(mock, "/upload", method: .put, body: HTTPBody(length: nil, streaming: chunks))
+        _ = try await send(mock, "/upload", method: .put, body: MessageBody(length: nil, streaming: chunks))
         #expect(mock.requests.map(\.bodyText) == ["hello world"])
     }
 

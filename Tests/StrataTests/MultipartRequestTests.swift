@@ -21,11 +21,11 @@ import Testing
             + "Content-Type: image/png\r\n\r\n\u{1}\u{2}\u{3}\r\n--b0undary--\r\n"
         #expect(try await body.collect(upTo: 1 << 20) == Data(expected.utf8))
         #expect(try await body.collect(upTo: 1 << 20) == Data(expected.utf8))
-        await #expect(throws: HTTPBodyError.tooLarge(limit: 10)) { try await body.collect(upTo: 10) }
+        await #expect(throws: MessageBodyError.tooLarge(limit: 10)) { try await body.collect(upTo: 10) }
     }
 }
 
-@Suite struct HTTPBodyTests {
+@Suite struct MessageBodyTests {
     struct Chunks: AsyncSequence, Sendable {
         typealias Element = Data
         let parts: [String]
@@ -39,32 +39,32 @@ import Testing
     }
 
     @Test func streamedBodyIsReadOnce() async throws {
-        let body = HTTPBody(length: nil, streaming: Chunks(parts: ["ab", "cd"]))
+        let body = MessageBody(length: nil, streaming: Chunks(parts: ["ab", "cd"]))
         #expect(!body.isReplayable)
         #expect(body.bufferedData == nil)
         #expect(try await body.collect(upTo: 100) == Data("abcd".utf8))
-        await #expect(throws: HTTPBodyError.alreadyConsumed) { try await body.collect(upTo: 100) }
+        await #expect(throws: MessageBodyError.alreadyConsumed) { try await body.collect(upTo: 100) }
     }
 
     @Test func streamedBodyOverTheLimitWithoutLength() async {
-        let body = HTTPBody(length: nil, streaming: Chunks(parts: ["abc", "def"]))
-        await #expect(throws: HTTPBodyError.tooLarge(limit: 4)) { try await body.collect(upTo: 4) }
+        let body = MessageBody(length: nil, streaming: Chunks(parts: ["abc", "def"]))
+        await #expect(throws: MessageBodyError.tooLarge(limit: 4)) { try await body.collect(upTo: 4) }
     }
 
     @Test func declaredLengthOverTheLimitFailsBeforeReading() async {
-        let body = HTTPBody(length: 1_000_000, streaming: Chunks(parts: []))
-        await #expect(throws: HTTPBodyError.tooLarge(limit: 10)) { try await body.collect(upTo: 10) }
+        let body = MessageBody(length: 1_000_000, streaming: Chunks(parts: []))
+        await #expect(throws: MessageBodyError.tooLarge(limit: 10)) { try await body.collect(upTo: 10) }
     }
 
     @Test func inMemoryBodies() async throws {
-        let body = HTTPBody("héllo")
+        let body = MessageBody("héllo")
         #expect(body.length == 6)
         #expect(body.isReplayable)
         var chunks: [Data] = []
         for try await chunk in body { chunks.append(chunk) }
         #expect(chunks == [Data("héllo".utf8)])
         var empty: [Data] = []
-        for try await chunk in HTTPBody(Data()) { empty.append(chunk) }
+        for try await chunk in MessageBody(Data()) { empty.append(chunk) }
         #expect(empty.isEmpty)
     }
 }

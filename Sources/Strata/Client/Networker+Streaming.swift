@@ -9,11 +9,11 @@ extension Networker {
     /// needs the body). Whether the body really streams depends on the transport:
     /// AsyncHTTPClient streams, URLSession on Linux delivers it whole.
     /// - Throws: ``StrataError`` naming the stage that failed.
-    public func stream<Response>(_ endpoint: Endpoint<Response>) async throws(StrataError) -> (HTTPResponse, HTTPBody) {
+    public func stream<Response>(_ endpoint: Endpoint<Response>) async throws(StrataError) -> (HTTPResponse, MessageBody) {
         let encoded = try encode(endpoint)
         let context = makeContext(for: endpoint, start: .now)
         let head: HTTPResponse
-        let body: HTTPBody?
+        let body: MessageBody?
         do {
             (head, body) = try await chain(encoded.head, encoded.body, context)
         } catch {
@@ -25,6 +25,6 @@ extension Networker {
             let snippet = await body?.prefix(StrataError.snippetLimit)
             throw StrataError(failure, request: encoded.head, response: head, body: snippet)
         }
-        return (head, body ?? HTTPBody(Data()))
+        return (head, body ?? MessageBody(Data()))
     }
 }

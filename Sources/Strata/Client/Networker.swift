@@ -28,7 +28,7 @@ public struct Networker: Sendable {
         public var maxResponseBodySize: Int = 32 * 1024 * 1024
         /// Which responses count as success.
         public var validation: ResponseValidation = .default
-        /// The logger handed to middleware in ``RequestContext``.
+        /// The logger handed to middleware in ``MiddlewareContext``.
         public var logger = Logger(label: "strata")
 
         /// The defaults: sorted-key JSON, 60 s timeout, 32 MiB bodies, 2xx accepted.
@@ -102,8 +102,8 @@ public struct Networker: Sendable {
     }
 
     /// The context for one load of `endpoint` started at `start`.
-    func makeContext<Response>(for endpoint: Endpoint<Response>, start: ContinuousClock.Instant) -> RequestContext {
-        RequestContext(
+    func makeContext<Response>(for endpoint: Endpoint<Response>, start: ContinuousClock.Instant) -> MiddlewareContext {
+        MiddlewareContext(
             deadline: (endpoint.timeout ?? configuration.timeout).map { start + $0 },
             attributes: endpoint.attributes,
             logger: configuration.logger)
@@ -133,7 +133,7 @@ public struct Networker: Sendable {
             return error
         case is CancellationError:
             return StrataError(.cancelled, request: request, response: response)
-        case HTTPBodyError.tooLarge(let limit):
+        case MessageBodyError.tooLarge(let limit):
             return StrataError(.bodyTooLarge(limit: limit), request: request, response: response)
         case let error as TransportError:
             if Task.isCancelled, error.kind != .timedOut {

@@ -18,7 +18,7 @@ public struct HeadersMiddleware: Middleware {
     }
 
     private let policy: Policy
-    private let fields: @Sendable (RequestContext) async throws -> HTTPFields
+    private let fields: @Sendable (MiddlewareContext) async throws -> HTTPFields
 
     /// Adds fixed fields; by default a request's own fields win.
     public init(_ fields: HTTPFields, policy: Policy = .keepExisting) {
@@ -28,7 +28,7 @@ public struct HeadersMiddleware: Middleware {
 
     /// Adds fields computed for each request. The closure may be synchronous or `async`.
     /// When it throws, the request fails with ``StrataError/Kind/middleware(_:)``.
-    public init(policy: Policy = .replace, _ fields: @escaping @Sendable (RequestContext) async throws -> HTTPFields) {
+    public init(policy: Policy = .replace, _ fields: @escaping @Sendable (MiddlewareContext) async throws -> HTTPFields) {
         self.policy = policy
         self.fields = fields
     }
@@ -45,10 +45,10 @@ public struct HeadersMiddleware: Middleware {
     /// Adds the fields, then passes the request on.
     public func intercept(
         _ request: HTTPRequest,
-        body: HTTPBody?,
-        context: RequestContext,
+        body: MessageBody?,
+        context: MiddlewareContext,
         next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> (HTTPResponse, MessageBody?) {
         let extra: HTTPFields
         do {
             extra = try await fields(context)

@@ -36,10 +36,10 @@ public struct LoggingMiddleware: Middleware {
     /// Logs the request, passes it on, and logs the response or the failure.
     public func intercept(
         _ request: HTTPRequest,
-        body: HTTPBody?,
-        context: RequestContext,
+        body: MessageBody?,
+        context: MiddlewareContext,
         next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> (HTTPResponse, MessageBody?) {
         let logger = self.logger ?? context.logger
         let target = "\(request.method.rawValue) \(request.url?.absoluteString ?? request.path ?? "")"
         var requestMetadata: Logger.Metadata = ["strata.attempt": "\(context.attempt)"]

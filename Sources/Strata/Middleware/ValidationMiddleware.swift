@@ -19,10 +19,10 @@ public struct ValidationMiddleware: Middleware {
     /// Passes the request on and checks the response.
     public func intercept(
         _ request: HTTPRequest,
-        body: HTTPBody?,
-        context: RequestContext,
+        body: MessageBody?,
+        context: MiddlewareContext,
         next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> (HTTPResponse, MessageBody?) {
         let (response, responseBody) = try await next(request, body, context)
         // Only the head is checked here, so the body can stay a stream.
         let bodyIsEmpty = responseBody == nil || responseBody?.length == 0

@@ -4,9 +4,9 @@ import HTTPTypes
 /// middleware, or the transport at the end of the chain.
 public typealias MiddlewareNext = @Sendable (
     _ request: HTTPRequest,
-    _ body: HTTPBody?,
-    _ context: RequestContext
-) async throws -> (HTTPResponse, HTTPBody?)
+    _ body: MessageBody?,
+    _ context: MiddlewareContext
+) async throws -> (HTTPResponse, MessageBody?)
 
 /// A step around the transport: it sees every request on its way out and every
 /// response on its way back, and may change, retry, short-circuit or log them.
@@ -16,8 +16,8 @@ public typealias MiddlewareNext = @Sendable (
 ///
 /// ```swift
 /// struct RequestID: Middleware {
-///     func intercept(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext,
-///                    next: MiddlewareNext) async throws -> (HTTPResponse, HTTPBody?) {
+///     func intercept(_ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
+///                    next: MiddlewareNext) async throws -> (HTTPResponse, MessageBody?) {
 ///         var request = request
 ///         request.headerFields[HTTPField.Name("X-Request-ID")!] = UUID().uuidString
 ///         return try await next(request, body, context)
@@ -28,8 +28,8 @@ public protocol Middleware: Sendable {
     /// Handles one request, calling `next` zero or more times.
     func intercept(
         _ request: HTTPRequest,
-        body: HTTPBody?,
-        context: RequestContext,
+        body: MessageBody?,
+        context: MiddlewareContext,
         next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, MessageBody?)
 }

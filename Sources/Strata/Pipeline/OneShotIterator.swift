@@ -1,7 +1,7 @@
 import Foundation
 
-/// Hands the upstream iterator of a streamed ``HTTPBody`` to its first reader only;
-/// every later reader gets `nil` and reports ``HTTPBodyError/alreadyConsumed``.
+/// Hands the upstream iterator of a streamed ``MessageBody`` to its first reader only;
+/// every later reader gets `nil` and reports ``MessageBodyError/alreadyConsumed``.
 ///
 /// `@unchecked Sendable`: `makeIterator` is only read and cleared while `lock` is
 /// held, so exactly one caller gets to make the iterator.

@@ -24,7 +24,7 @@ public protocol Transport: Sendable {
     ///   body may be streamed; it is read within the same deadline.
     func send(
         _ request: HTTPRequest,
-        body: HTTPBody?,
+        body: MessageBody?,
         deadline: ContinuousClock.Instant?
-    ) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, MessageBody?)
 }

@@ -6,10 +6,10 @@ public struct EncodedRequest: Sendable {
     /// Method, URL and header fields.
     public var head: HTTPRequest
     /// The body, or `nil` for none.
-    public var body: HTTPBody?
+    public var body: MessageBody?
 
     /// Creates an encoded request.
-    public init(head: HTTPRequest, body: HTTPBody?) {
+    public init(head: HTTPRequest, body: MessageBody?) {
         self.head = head
         self.body = body
     }

@@ -26,7 +26,7 @@ public struct Endpoint<Response>: Sendable {
     public var validation: ResponseValidation?
     /// How long the whole exchange may take; `nil` uses the client's timeout.
     public var timeout: Duration?
-    /// Free-form attributes middleware can act on (see ``RequestContext/attributes``).
+    /// Free-form attributes middleware can act on (see ``MiddlewareContext/attributes``).
     public var attributes: [String: String] = [:]
 
     /// Creates an endpoint from a request and a parse function.

@@ -20,7 +20,7 @@ extension RequestDescription {
     public func encoded(url: URL, jsonEncoder: JSONEncoder = .strataDefault()) throws -> EncodedRequest {
         var url = url
         var headers = headers
-        var bodyBytes: HTTPBody?
+        var bodyBytes: MessageBody?
         var contentType: String?
 
         if let parameters {
@@ -30,10 +30,10 @@ extension RequestDescription {
                     throw ParameterEncodingError(
                         reason: "a \(method.rawValue) request cannot carry a JSON body; use .urlQuery")
                 }
-                bodyBytes = HTTPBody(try Self.wrappingErrors(of: parameters) { try jsonEncoder.encode($0) })
+                bodyBytes = MessageBody(try Self.wrappingErrors(of: parameters) { try jsonEncoder.encode($0) })
                 contentType = "application/json"
             case .formURL(let formEncoder):
-                bodyBytes = HTTPBody(try Self.wrappingErrors(of: parameters) { try formEncoder.encode($0) })
+                bodyBytes = MessageBody(try Self.wrappingErrors(of: parameters) { try formEncoder.encode($0) })
                 contentType = "application/x-www-form-urlencoded; charset=utf-8"
             case .urlQuery(let formEncoder):
                 url = try Self.appendingQuery(try Self.wrappingErrors(of: parameters) { try formEncoder.encode($0) }, to: url)
@@ -46,10 +46,10 @@ extension RequestDescription {
             }
             switch body {
             case .data(let data, let type):
-                bodyBytes = HTTPBody(data)
+                bodyBytes = MessageBody(data)
                 contentType = type
             case .multipart(let form):
-                bodyBytes = HTTPBody(length: form.contentLength) { form.makeChunks() }
+                bodyBytes = MessageBody(length: form.contentLength) { form.makeChunks() }
                 contentType = form.contentType
             }
         }

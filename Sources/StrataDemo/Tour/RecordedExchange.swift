@@ -36,10 +36,10 @@ struct ExchangeRecorder: Middleware {
 
     func intercept(
         _ request: HTTPRequest,
-        body: HTTPBody?,
-        context: RequestContext,
+        body: MessageBody?,
+        context: MiddlewareContext,
         next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> (HTTPResponse, MessageBody?) {
         await log.begin(RecordedExchange(method: request.method.rawValue, target: Self.target(of: request), status: nil))
         let (response, responseBody) = try await next(request, body, context)
         await log.finish(status: response.status.code)

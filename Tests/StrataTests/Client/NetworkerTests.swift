@@ -150,7 +150,7 @@ import Testing
         var configuration = Networker.Configuration()
         configuration.validation = ResponseValidation(contentTypes: ["application/*"])
         let html = ClosureTransport { _, _, _ in
-            (HTTPResponse(status: .ok, headerFields: [.contentType: "text/html; charset=utf-8"]), HTTPBody("<p>"))
+            (HTTPResponse(status: .ok, headerFields: [.contentType: "text/html; charset=utf-8"]), MessageBody("<p>"))
         }
         let error = await #expect(throws: StrataError.self) {
             try await Networker(transport: html, configuration: configuration).send(Endpoint<String>(RequestDescription(route: RegistrationRoute.auth)))
@@ -240,7 +240,7 @@ import Testing
         let log = EventLog()
         let logger = Logger(label: "test") { _ in CapturingLogHandler(log: log) }
         let transport = ClosureTransport { _, _, _ in
-            (HTTPResponse(status: .ok, headerFields: [.setCookie: "session=abc", .contentType: "text/plain"]), HTTPBody("ok"))
+            (HTTPResponse(status: .ok, headerFields: [.setCookie: "session=abc", .contentType: "text/plain"]), MessageBody("ok"))
         }
         let apiKey = HTTPField.Name("X-Api-Key")!
         let networker = Networker(transport: transport, middleware: [LoggingMiddleware(logger: logger, redacting: [apiKey])])

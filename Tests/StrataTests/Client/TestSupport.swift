@@ -5,15 +5,15 @@ import Logging
 
 /// A transport that answers with a closure, for unit tests of the client.
 struct ClosureTransport: Transport {
-    let handler: @Sendable (HTTPRequest, HTTPBody?, ContinuousClock.Instant?) async throws -> (HTTPResponse, HTTPBody?)
+    let handler: @Sendable (HTTPRequest, MessageBody?, ContinuousClock.Instant?) async throws -> (HTTPResponse, MessageBody?)
 
-    func send(_ request: HTTPRequest, body: HTTPBody?, deadline: ContinuousClock.Instant?) async throws -> (HTTPResponse, HTTPBody?) {
+    func send(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> (HTTPResponse, MessageBody?) {
         try await handler(request, body, deadline)
     }
 
     static func json(_ text: String, status: HTTPResponse.Status = .ok) -> ClosureTransport {
         ClosureTransport { _, _, _ in
-            (HTTPResponse(status: status, headerFields: [.contentType: "application/json"]), HTTPBody(text))
+            (HTTPResponse(status: status, headerFields: [.contentType: "application/json"]), MessageBody(text))
         }
     }
 }
@@ -31,8 +31,8 @@ struct TaggingMiddleware: Middleware {
     let name: String
     let log: EventLog
 
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext,
-                   next: MiddlewareNext) async throws -> (HTTPResponse, HTTPBody?) {
+    func intercept(_ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
+                   next: MiddlewareNext) async throws -> (HTTPResponse, MessageBody?) {
         log.append("→\(name)")
         var request = request
         request.headerFields.append(HTTPField(name: .init("X-Trail")!, value: name))

@@ -1,7 +1,7 @@
 import Logging
 
 /// What middleware knows about the request in flight besides the request itself.
-public struct RequestContext: Sendable {
+public struct MiddlewareContext: Sendable {
     /// The attempt number, starting at 1; retrying middleware increments it.
     public var attempt: Int
     /// When the whole exchange must be over, or `nil` for no limit.

@@ -6,8 +6,8 @@ import Foundation
 /// once (``isReplayable``): retries and redirects can only resend a replayable body.
 /// In-memory bodies and bodies made from a chunk factory (like multipart form data
 /// read from files) are replayable; a response streamed from the network is not,
-/// and iterating it a second time throws ``HTTPBodyError/alreadyConsumed``.
-public struct HTTPBody: Sendable {
+/// and iterating it a second time throws ``MessageBodyError/alreadyConsumed``.
+public struct MessageBody: Sendable {
     /// The byte count, when it is known in advance.
     public let length: Int64?
     /// Whether the body can be iterated more than once.
@@ -65,23 +65,23 @@ public struct HTTPBody: Sendable {
     }
 
     /// Reads the whole body, refusing to hold more than `maxBytes`.
-    /// - Throws: ``HTTPBodyError/tooLarge(limit:)`` past the limit (before reading
-    ///   anything when the length is known), ``HTTPBodyError/alreadyConsumed`` for a
+    /// - Throws: ``MessageBodyError/tooLarge(limit:)`` past the limit (before reading
+    ///   anything when the length is known), ``MessageBodyError/alreadyConsumed`` for a
     ///   streamed body read twice, or the stream's own error.
     public func collect(upTo maxBytes: Int) async throws -> Data {
-        if let length, length > Int64(maxBytes) { throw HTTPBodyError.tooLarge(limit: maxBytes) }
+        if let length, length > Int64(maxBytes) { throw MessageBodyError.tooLarge(limit: maxBytes) }
         if case .bytes(let data) = source { return data }
         var result = Data()
         if let length { result.reserveCapacity(Int(length)) }
         for try await chunk in self {
-            guard result.count + chunk.count <= maxBytes else { throw HTTPBodyError.tooLarge(limit: maxBytes) }
+            guard result.count + chunk.count <= maxBytes else { throw MessageBodyError.tooLarge(limit: maxBytes) }
             result.append(chunk)
         }
         return result
     }
 }
 
-extension HTTPBody: AsyncSequence {
+extension MessageBody: AsyncSequence {
     /// A chunk of the body's bytes.
     public typealias Element = Data
 
@@ -92,9 +92,9 @@ extension HTTPBody: AsyncSequence {
         fileprivate var consumed = false
 
         /// The next chunk, or `nil` at the end.
-        /// - Throws: ``HTTPBodyError/alreadyConsumed`` when another reader took a streamed body.
+        /// - Throws: ``MessageBodyError/alreadyConsumed`` when another reader took a streamed body.
         public mutating func next() async throws -> Data? {
-            if consumed { throw HTTPBodyError.alreadyConsumed }
+            if consumed { throw MessageBodyError.alreadyConsumed }
             if let chunk = pending {
                 pending = nil
                 return chunk.isEmpty ? nil : chunk
@@ -124,7 +124,7 @@ extension HTTPBody: AsyncSequence {
 }
 
 /// Why a body could not be read.
-public enum HTTPBodyError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum MessageBodyError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The body holds more than the given number of bytes.
     case tooLarge(limit: Int)
     /// A streamed body was read a second time.

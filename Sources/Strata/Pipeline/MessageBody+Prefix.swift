@@ -1,6 +1,6 @@
 import Foundation
 
-extension HTTPBody {
+extension MessageBody {
     /// Up to `maxBytes` bytes from the start of the body; a read error ends it early.
     /// Used for error snippets, where a partial body is better than none.
     public func prefix(_ maxBytes: Int) async -> Data {
