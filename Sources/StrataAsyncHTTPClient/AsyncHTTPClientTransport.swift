@@ -74,10 +74,14 @@ public struct AsyncHTTPClientTransport: Transport {
 
     /// Sends `request` and returns the response head and its streamed body.
     ///
-    /// The body is `nil` for responses that cannot have one (`HEAD`, `204`, `304`).
+    /// The body is `nil` for responses that cannot have one
+    /// (``HTTPResponse/cannotHaveBody(respondingTo:)``). AsyncHTTPClient applies
+    /// `deadline` until the response head arrives (with a timer on its event loop that is
+    /// released with the request); the body is read within the caller's deadline, which
+    /// the ``Networker`` enforces by cancelling the reading task.
     /// - Throws: `CancellationError` when the task is cancelled; ``TransportError`` with
-    ///   kind ``TransportError/Kind/timedOut`` once `deadline` passes (also while the body
-    ///   is read), ``TransportError/Kind/invalidRequest`` for a request AsyncHTTPClient
+    ///   kind ``TransportError/Kind/timedOut`` once `deadline` passes before the head,
+    ///   ``TransportError/Kind/invalidRequest`` for a request AsyncHTTPClient
     ///   rejects (no scheme or authority, bad URL or header), and other kinds as classified
     ///   by ``TransportError/Kind``.
     public func send(

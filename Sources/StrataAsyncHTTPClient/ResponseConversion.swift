@@ -6,9 +6,9 @@ import NIOHTTP1
 enum ResponseConversion {
     /// The head and body of `response`, the answer to a `requestMethod` request.
     ///
-    /// The body is `nil` when the response cannot have one: the answer to `HEAD`, an
-    /// informational status, `204 No Content` or `304 Not Modified`. Otherwise it streams
-    /// from the connection, read within `deadline`. Its length comes from `Content-Length`,
+    /// The body is `nil` when the response cannot have one
+    /// (``HTTPResponse/cannotHaveBody(respondingTo:)``). Otherwise it streams from the
+    /// connection. Its length comes from `Content-Length`,
     /// except when the body is content-encoded: AsyncHTTPClient may decompress it, and then
     /// the header counts the compressed bytes, so the length is left unknown.
     /// - Throws: ``TransportError`` with kind ``TransportError/Kind/other`` for a status
@@ -19,18 +19,12 @@ enum ResponseConversion {
         deadline: ContinuousClock.Instant?
     ) throws -> (HTTPResponse, MessageBody?) {
         let head = try HTTPResponse(response)
-        guard hasBody(status: head.status, requestMethod: requestMethod) else { return (head, nil) }
+        if head.cannotHaveBody(respondingTo: requestMethod) { return (head, nil) }
         let body = MessageBody(
             length: length(of: response.headers),
             streaming: ResponseBodyChunks(response.body, deadline: deadline)
         )
         return (head, body)
-    }
-
-    private static func hasBody(status: HTTPResponse.Status, requestMethod: HTTPRequest.Method) -> Bool {
-        if requestMethod == .head { return false }
-        if status.kind == .informational { return false }
-        return status != .noContent && status != .notModified
     }
 
     private static func length(of headers: HTTPHeaders) -> Int64? {

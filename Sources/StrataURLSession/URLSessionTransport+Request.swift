@@ -47,7 +47,7 @@ extension URLSessionTransport {
     /// `URLRequest.timeoutInterval`.
     ///
     /// `FoundationNetworking` truncates the interval to whole seconds, so 0.3 s would
-    /// time out at once; the exact deadline is enforced by ``DeadlineRace`` instead.
+    /// time out at once; the exact deadline is the ``Networker``'s to enforce.
     /// - Throws: ``TransportError/Kind/timedOut`` when the deadline has already passed.
     static func timeoutInterval(until deadline: ContinuousClock.Instant) throws -> TimeInterval {
         let remaining = ContinuousClock.now.duration(to: deadline)

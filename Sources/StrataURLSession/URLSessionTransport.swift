@@ -20,8 +20,8 @@ import FoundationNetworking
 ///   underlying error is ``MessageBodyError/tooLarge(limit:)``. For large uploads, use
 ///   the AsyncHTTPClient transport.
 /// - **Response bodies are buffered.** `URLSession` hands over the whole body at the
-///   end, so the returned body is always in memory, never streamed. Responses to
-///   `HEAD` and `204`/`304` responses have no body (`nil`).
+///   end, so the returned body is always in memory, never streamed. Responses that
+///   ``HTTPResponse/cannotHaveBody(respondingTo:)`` have no body (`nil`).
 /// - **`GET` and `HEAD` cannot carry a body.** `URLSession` fails them; the transport
 ///   drops an empty body and refuses a non-empty one with
 ///   ``TransportError/Kind/invalidRequest``.
@@ -42,12 +42,12 @@ import FoundationNetworking
 ///   `User-Agent`, …) when the request lacks them, and decodes compressed responses;
 ///   the returned body is the decoded bytes.
 ///
-/// The `deadline` covers the whole exchange: the transport sets the request's
-/// `timeoutInterval` (an idle timeout) to the time left, rounded up to whole seconds
-/// because `FoundationNetworking` truncates it, and also cancels the task
-/// itself once the deadline passes, then throws ``TransportError/Kind/timedOut``.
-/// Cancelling the calling task cancels the `URLSessionTask` and throws
-/// `CancellationError`.
+/// Deadlines: the ``Networker`` enforces the call's deadline by cancelling the calling
+/// task, which cancels the `URLSessionTask` at once and throws `CancellationError`. The
+/// transport also sets the request's `timeoutInterval` (an idle timeout) to the time
+/// left, rounded up to whole seconds because `FoundationNetworking` truncates it, so
+/// `URLSession` gives up on its own too (``TransportError/Kind/timedOut``); used
+/// without a ``Networker``, that idle timeout is the only limit.
 public struct URLSessionTransport: Transport {
     /// The default for ``streamedBodyLimit``: 512 MiB.
     public static let defaultStreamedBodyLimit = 512 * 1024 * 1024
@@ -105,18 +105,6 @@ public struct URLSessionTransport: Transport {
         deadline: ContinuousClock.Instant?
     ) async throws -> (HTTPResponse, MessageBody?) {
         try Task.checkCancellation()
-        return try await DeadlineRace.run(until: deadline) {
-            try await exchange(request, body: body, deadline: deadline)
-        }
-    }
-
-    /// Collects the request body, then runs one `URLSession` task; ``send(_:body:deadline:)``
-    /// races it against the deadline.
-    private func exchange(
-        _ request: HTTPRequest,
-        body: MessageBody?,
-        deadline: ContinuousClock.Instant?
-    ) async throws -> (HTTPResponse, MessageBody?) {
         var urlRequest = try Self.makeURLRequest(request)
         let bytes = try Self.payload(await Self.collect(body, limit: streamedBodyLimit), method: request.method)
         if let deadline {

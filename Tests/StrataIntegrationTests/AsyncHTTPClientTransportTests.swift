@@ -188,19 +188,19 @@ struct AsyncHTTPClientTransportTests {
         }
     }
 
-    @Test func deadlineWhileReadingTheBodyTimesOut() async throws {
+    @Test func bodyReadsAreNotTimedByTheTransport() async throws {
+        // AsyncHTTPClient applies the deadline to the head only; the body is bounded by the
+        // caller (the Networker cancels the reading task), so no timer runs per read here.
         try await withTransport { transport, server in
-            let start = ContinuousClock.now
             let (response, body) = try await transport.send(
-                server.request(.get, "/stall-body"), body: nil, deadline: start + .seconds(2))
+                server.request(.get, "/stall-body"), body: nil, deadline: .now + .milliseconds(300))
             #expect(response.status == .ok)
             var iterator = try #require(body).makeAsyncIterator()
             #expect(try await iterator.next() == Data("first".utf8))
-
-            let error = await #expect(throws: TransportError.self) { _ = try await iterator.next() }
-            #expect(error?.kind == .timedOut)
-            #expect(ContinuousClock.now - start < .seconds(6))
-            #expect(try await iterator.next() == nil)  // the body ends after the failure
+            let read = Task { try await iterator.next() }
+            try await Task.sleep(for: .milliseconds(600))  // past the deadline, still waiting
+            read.cancel()
+            await #expect(throws: CancellationError.self) { _ = try await read.value }
         }
     }
 

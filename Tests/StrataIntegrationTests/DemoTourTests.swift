@@ -104,10 +104,7 @@ struct DemoTourTests {
         #expect(notFound.status?.code == 404)
         #expect(notFound.bodySnippet?.contains("no user with id 99") == true)
         let broken = try #require(report[.malformedBody]?.value as? StrataError)
-        guard case .decoding = broken.kind else {
-            Issue.record("expected a decoding error, got \(broken)")
-            return
-        }
+        #expect(broken.kind == .decoding)
         let flaky = try #require(report[.flaky]?.value as? StrataError)
         #expect(flaky.status?.code == 503)
     }
@@ -137,10 +134,7 @@ struct DemoTourTests {
         }
         #expect(report.failures.count == report.results.count)
         let first = try #require(report[.rawLayer])
-        guard case .transport = first.error?.kind else {
-            Issue.record("expected a transport error, got \(first.summary)")
-            return
-        }
+        #expect(first.error?.kind == .transport, "expected a transport error, got \(first.summary)")
         // Once the server is known to be unreachable, the other steps are skipped.
         #expect(report.results.dropFirst().allSatisfy { $0.skipped && $0.exchange == nil })
         #expect(Transcript.footer(for: report).hasPrefix("\n✘"))

@@ -10,11 +10,28 @@ import Logging
 /// ```swift
 /// let networker = Networker(
 ///     transport: AsyncHTTPClientTransport(),
-///     middleware: [HeadersMiddleware(["User-Agent": "MyApp/1.0"]), LoggingMiddleware()])
+///     middleware: [HeadersMiddleware([.userAgent: "MyApp/1.0"]), LoggingMiddleware()])
 /// let user = try await networker.send(Endpoint(request, model: User.self))
 /// ```
 ///
 /// Requests pass through `middleware` in array order and responses in reverse.
+///
+/// ## The contract
+/// - **The client owns the deadline.** ``Configuration/timeout`` (or
+///   ``Endpoint/timeout``) bounds the whole call, response body included, on every
+///   transport, with one timer per call that is released as soon as the call ends.
+///   ``Configuration/attemptTimeout`` bounds each pass through the transport up to the
+///   response head. A timeout is a ``StrataError/Kind/transport`` failure of kind
+///   ``TransportError/Kind/timedOut`` whose ``StrataError/phase`` says where it happened.
+/// - **Every stage says what failed.** An error a middleware throws on its own account
+///   becomes ``StrataError/Kind/middleware`` naming the middleware's type; a
+///   ``StrataError``, ``TransportError``, ``MessageBodyError`` or cancellation from
+///   further down passes through each middleware untouched. Anything else a transport
+///   throws becomes a ``TransportError`` of kind ``TransportError/Kind/other``.
+/// - **A failed response keeps its body** (up to ``Configuration/errorBodyLimit``), so
+///   ``StrataError/decodeBody(as:using:)`` turns it into the app's error type, and an
+///   error thrown by a parse function stays the value it was
+///   (``StrataError/underlying``).
 public struct Networker: Sendable {
     /// Settings every request of this client shares; endpoints may override some.
     public struct Configuration: Sendable {
@@ -22,16 +39,23 @@ public struct Networker: Sendable {
         public var jsonEncoder: JSONEncoder = .strataDefault()
         /// Decodes JSON responses.
         public var jsonDecoder: JSONDecoder = .strataDefault()
-        /// How long a whole exchange may take, body included; `nil` for no limit.
+        /// How long a whole call may take, response body included; `nil` for no limit.
+        /// Enforced by the client on every transport.
         public var timeout: Duration? = .seconds(60)
+        /// How long each pass through the transport may wait for the response head;
+        /// `nil` for no limit besides ``timeout``.
+        public var attemptTimeout: Duration?
         /// The largest response body the client reads into memory.
         public var maxResponseBodySize: Int = 32 * 1024 * 1024
+        /// How many bytes of a failed response's body a ``StrataError`` keeps.
+        public var errorBodyLimit: Int = StrataError.defaultErrorBodyLimit
         /// Which responses count as success.
         public var validation: ResponseValidation = .default
         /// The logger handed to middleware in ``MiddlewareContext``.
         public var logger = Logger(label: "strata")
 
-        /// The defaults: sorted-key JSON, 60 s timeout, 32 MiB bodies, 2xx accepted.
+        /// The defaults: sorted-key JSON, 60 s timeout, 32 MiB bodies, 64 KiB error
+        /// bodies, 2xx accepted.
         public init() {}
     }
 
@@ -48,14 +72,7 @@ public struct Networker: Sendable {
         self.transport = transport
         self.middleware = middleware
         self.configuration = configuration
-        let send: MiddlewareNext = { request, body, context in
-            try await transport.send(request, body: body, deadline: context.deadline)
-        }
-        self.chain = middleware.reversed().reduce(send) { next, step in
-            { request, body, context in
-                try await step.intercept(request, body: body, context: context, next: next)
-            }
-        }
+        self.chain = Pipeline.chain(middleware, transport: transport)
     }
 
     /// Loads `endpoint` and returns its parsed response.
@@ -72,41 +89,55 @@ public struct Networker: Sendable {
         let encoded = try encode(endpoint)
         let request = encoded.head
         let context = makeContext(for: endpoint, start: start)
+        let (head, body) = try await exchange(request, body: encoded.body, context: context)
 
-        let head: HTTPResponse
-        let body: Data
-        do {
-            let (response, responseBody) = try await chain(request, encoded.body, context)
-            head = response
-            do {
-                body = try await responseBody?.collect(upTo: configuration.maxResponseBodySize) ?? Data()
-            } catch {
-                throw Self.classify(error, request: request, response: response)
-            }
-        } catch {
-            throw Self.classify(error, request: request, response: nil)
-        }
-
-        try (endpoint.validation ?? configuration.validation).validate(head, body: body, for: request)
+        try (endpoint.validation ?? configuration.validation)
+            .validate(head, body: body, for: request, errorBodyLimit: configuration.errorBodyLimit)
 
         let value: Response
         do {
             value = try endpoint.parse(RawResponse(head: head, body: body), endpoint.jsonDecoder ?? configuration.jsonDecoder)
         } catch {
             let mapping = (error as? MappingError) ?? MappingError(type: Response.self, underlying: error)
-            let kind: StrataError.Kind = mapping.layer == .model ? .mapping(mapping) : .decoding(mapping)
-            throw StrataError(kind, request: request, response: head, body: body)
+            throw StrataError(
+                mapping.layer == .model ? .mapping : .decoding, underlying: mapping.underlying ?? mapping,
+                request: request, response: head, body: body, bodyLimit: configuration.errorBodyLimit,
+                mapping: mapping)
         }
         return EndpointResponse(value: value, request: request, head: head, body: body,
                                 duration: start.duration(to: .now))
     }
 
+    /// Runs the chain and reads the whole body, within the call's deadline.
+    func exchange(
+        _ request: HTTPRequest,
+        body: MessageBody?,
+        context: MiddlewareContext
+    ) async throws(StrataError) -> (HTTPResponse, Data) {
+        let chain = self.chain
+        let limit = configuration.maxResponseBodySize
+        let progress = Pipeline.Progress()
+        let outcome = await Deadline.run(until: context.deadline) { () async throws -> (HTTPResponse, Data) in
+            let (head, responseBody) = try await chain(request, body, context)
+            progress.headArrived(head)
+            return (head, try await responseBody?.collect(upTo: limit) ?? Data())
+        }
+        switch outcome.result {
+        case .success(let exchange): return exchange
+        case .failure(let error):
+            throw Pipeline.classify(error, request: request, progress: progress, timedOut: outcome.timedOut)
+        }
+    }
+
     /// The context for one load of `endpoint` started at `start`.
     func makeContext<Response>(for endpoint: Endpoint<Response>, start: ContinuousClock.Instant) -> MiddlewareContext {
-        MiddlewareContext(
+        var logger = configuration.logger
+        logger[metadataKey: "strata.request"] = "\(Pipeline.nextRequestID())"
+        return MiddlewareContext(
             deadline: (endpoint.timeout ?? configuration.timeout).map { start + $0 },
+            attemptTimeout: endpoint.attemptTimeout ?? configuration.attemptTimeout,
             attributes: endpoint.attributes,
-            logger: configuration.logger)
+            logger: logger)
     }
 
     /// Builds the URL and encodes the parameters.
@@ -115,34 +146,14 @@ public struct Networker: Sendable {
         do {
             url = try endpoint.request.route.url()
         } catch {
-            throw StrataError(.invalidURL(error))
+            throw StrataError(.invalidURL, underlying: error)
         }
         do {
             return try endpoint.request.encoded(url: url, jsonEncoder: endpoint.jsonEncoder ?? configuration.jsonEncoder)
-        } catch let error as ParameterEncodingError {
-            throw StrataError(.encoding(error))
+        } catch let error as URLRouteError {
+            throw StrataError(.invalidURL, underlying: error)
         } catch {
-            throw StrataError(.invalidURL(error))
-        }
-    }
-
-    /// Maps whatever the pipeline threw to a ``StrataError``.
-    static func classify(_ error: any Error, request: HTTPRequest, response: HTTPResponse?) -> StrataError {
-        switch error {
-        case let error as StrataError:
-            return error
-        case is CancellationError:
-            return StrataError(.cancelled, request: request, response: response)
-        case MessageBodyError.tooLarge(let limit):
-            return StrataError(.bodyTooLarge(limit: limit), request: request, response: response)
-        case let error as TransportError:
-            if Task.isCancelled, error.kind != .timedOut {
-                return StrataError(.cancelled, request: request, response: response)
-            }
-            return StrataError(.transport(error), request: request, response: response)
-        default:
-            if Task.isCancelled { return StrataError(.cancelled, request: request, response: response) }
-            return StrataError(.transport(TransportError(.other, underlying: error)), request: request, response: response)
+            throw StrataError(.encoding, underlying: error)
         }
     }
 }

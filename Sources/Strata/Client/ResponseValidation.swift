@@ -3,9 +3,9 @@ import HTTPTypes
 
 /// Which responses count as success: status codes and, optionally, content types.
 ///
-/// The default accepts 2xx with any content type. Responses that carry no content
-/// by definition — 204, 205, 304 and answers to HEAD — pass the content-type check
-/// when their body is empty.
+/// The default accepts 2xx with any content type. Responses that cannot have a body
+/// (``HTTPResponse/cannotHaveBody(respondingTo:)``: 1xx, 204, 205, 304, answers to
+/// HEAD) pass the content-type check when their body is empty.
 public struct ResponseValidation: Sendable {
     /// The status codes accepted.
     public var acceptableStatusCodes: Set<Int>
@@ -26,25 +26,30 @@ public struct ResponseValidation: Sendable {
     public static var acceptAll: ResponseValidation { ResponseValidation(statusCodes: 100..<600) }
 
     /// Checks `response`.
-    /// - Throws: ``StrataError`` of kind ``StrataError/Kind/unacceptableStatus(_:)`` or
-    ///   ``StrataError/Kind/unacceptableContentType(_:)``, carrying the body snippet.
-    public func validate(_ response: HTTPResponse, body: Data, for request: HTTPRequest) throws(StrataError) {
+    /// - Parameter errorBodyLimit: how many bytes of `body` the error keeps.
+    /// - Throws: ``StrataError`` of kind ``StrataError/Kind/unacceptableStatus`` or
+    ///   ``StrataError/Kind/unacceptableContentType``, carrying the body.
+    public func validate(
+        _ response: HTTPResponse,
+        body: Data,
+        for request: HTTPRequest,
+        errorBodyLimit: Int = StrataError.defaultErrorBodyLimit
+    ) throws(StrataError) {
         if let failure = failure(of: response, bodyIsEmpty: body.isEmpty, for: request) {
-            throw StrataError(failure, request: request, response: response, body: body)
+            throw StrataError(failure, request: request, response: response, body: body, bodyLimit: errorBodyLimit)
         }
     }
 
     /// Why `response` is not acceptable, or `nil` when it is.
     func failure(of response: HTTPResponse, bodyIsEmpty: Bool, for request: HTTPRequest) -> StrataError.Kind? {
         guard acceptableStatusCodes.contains(response.status.code) else {
-            return .unacceptableStatus(response.status)
+            return .unacceptableStatus
         }
         guard let acceptableContentTypes else { return nil }
-        let noContent = [204, 205, 304].contains(response.status.code) || request.method == .head
-        if bodyIsEmpty && noContent { return nil }
+        if bodyIsEmpty && response.cannotHaveBody(respondingTo: request.method) { return nil }
         let contentType = response.headerFields[.contentType]
         guard let contentType, Self.matches(contentType, any: acceptableContentTypes) else {
-            return .unacceptableContentType(contentType)
+            return .unacceptableContentType
         }
         return nil
     }

@@ -49,14 +49,7 @@ public struct HeadersMiddleware: Middleware {
         context: MiddlewareContext,
         next: MiddlewareNext
     ) async throws -> (HTTPResponse, MessageBody?) {
-        let extra: HTTPFields
-        do {
-            extra = try await fields(context)
-        } catch let error as CancellationError {
-            throw error
-        } catch {
-            throw StrataError(.middleware(error), request: request)
-        }
+        let extra = try await fields(context)
         var request = request
         for name in Set(extra.map(\.name)) {
             guard policy == .replace || request.headerFields[name] == nil else { continue }

@@ -41,7 +41,7 @@ public struct LoggingMiddleware: Middleware {
         next: MiddlewareNext
     ) async throws -> (HTTPResponse, MessageBody?) {
         let logger = self.logger ?? context.logger
-        let target = "\(request.method.rawValue) \(request.url?.absoluteString ?? request.path ?? "")"
+        let target = "\(request.method.rawValue) \(request.absoluteURLString)"
         var requestMetadata: Logger.Metadata = ["strata.attempt": "\(context.attempt)"]
         if logsHeaders { requestMetadata["strata.headers"] = metadata(request.headerFields) }
         if let length = body?.length { requestMetadata["strata.body_bytes"] = "\(length)" }

@@ -10,10 +10,13 @@ import HTTPTypes
 public struct ValidationMiddleware: Middleware {
     /// The rule applied.
     public let validation: ResponseValidation
+    /// How many bytes of a refused response's body the error keeps.
+    public let errorBodyLimit: Int
 
     /// Creates the step with a rule; the default accepts 2xx.
-    public init(_ validation: ResponseValidation = .default) {
+    public init(_ validation: ResponseValidation = .default, errorBodyLimit: Int = StrataError.defaultErrorBodyLimit) {
         self.validation = validation
+        self.errorBodyLimit = errorBodyLimit
     }
 
     /// Passes the request on and checks the response.
@@ -29,7 +32,7 @@ public struct ValidationMiddleware: Middleware {
         guard let failure = validation.failure(of: response, bodyIsEmpty: bodyIsEmpty, for: request) else {
             return (response, responseBody)
         }
-        let snippet = await responseBody?.prefix(StrataError.snippetLimit)
-        throw StrataError(failure, request: request, response: response, body: snippet)
+        let body = await responseBody?.prefix(errorBodyLimit + 1)
+        throw StrataError(failure, request: request, response: response, body: body, bodyLimit: errorBodyLimit)
     }
 }

@@ -11,6 +11,9 @@ public struct MappingError: Error, Sendable, CustomStringConvertible {
     public let reason: String
     /// Which step of the mapping failed.
     public internal(set) var layer: Layer = .raw
+    /// The error that caused the failure as it was thrown (a `DecodingError`, or the
+    /// app's own error from `from(dto:)` or a parse function), when there is one.
+    public let underlying: (any Error)?
 
     /// The steps of mapping a response into an application model.
     public enum Layer: Sendable, Equatable {
@@ -22,9 +25,14 @@ public struct MappingError: Error, Sendable, CustomStringConvertible {
 
     /// Creates an error for `type` with a free-form reason.
     public init(type: Any.Type, codingPath: String = "", description: String) {
+        self.init(type: type, codingPath: codingPath, reason: description, underlying: nil)
+    }
+
+    private init(type: Any.Type, codingPath: String, reason: String, underlying: (any Error)?) {
         self.typeName = String(reflecting: type)
         self.codingPath = codingPath
-        self.reason = description
+        self.reason = reason
+        self.underlying = underlying
     }
 
     /// Creates an error for `type` from an underlying error, reading the coding path
@@ -35,7 +43,7 @@ public struct MappingError: Error, Sendable, CustomStringConvertible {
             return
         }
         let (path, reason) = CodingErrorDescription.describe(underlying)
-        self.init(type: type, codingPath: path, description: reason)
+        self.init(type: type, codingPath: path, reason: reason, underlying: underlying)
     }
 
     /// A one-line description for logs.

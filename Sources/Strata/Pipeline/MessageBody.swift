@@ -16,8 +16,8 @@ public struct MessageBody: Sendable {
 
     private enum Source: Sendable {
         case bytes(Data)
-        case chunks(@Sendable () -> any AsyncIteratorProtocol)
-        case oneShot(OneShotIterator)
+        case chunks(@Sendable () -> any ChunkSource)
+        case oneShot(OneShotSource)
     }
 
     /// A body holding `data` in memory.
@@ -42,7 +42,7 @@ public struct MessageBody: Sendable {
     ) where Chunks.Element == Data {
         self.length = length
         self.isReplayable = true
-        self.source = .chunks { makeChunks().makeAsyncIterator() }
+        self.source = .chunks { IteratorChunkSource(makeChunks().makeAsyncIterator()) }
     }
 
     /// A body that streams `chunks` once, for example a response read from the network.
@@ -55,7 +55,14 @@ public struct MessageBody: Sendable {
     ) where Chunks.Element == Data {
         self.length = length
         self.isReplayable = false
-        self.source = .oneShot(OneShotIterator { chunks.makeAsyncIterator() })
+        self.source = .oneShot(OneShotSource { IteratorChunkSource(chunks.makeAsyncIterator()) })
+    }
+
+    /// A one-shot body read from `source`.
+    init(length: Int64?, source: any ChunkSource) {
+        self.length = length
+        self.isReplayable = false
+        self.source = .oneShot(OneShotSource { source })
     }
 
     /// The bytes, when the body is held in memory; `nil` for a streamed body.
@@ -86,25 +93,25 @@ extension MessageBody: AsyncSequence {
     public typealias Element = Data
 
     /// Iterates the body's chunks.
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    ///
+    /// Copies of an iterator share its position. Reading a streamed body from two
+    /// places at once throws ``MessageBodyError/alreadyConsumed`` for the later read,
+    /// and after a failed read the body ends.
+    public struct AsyncIterator: AsyncIteratorProtocol, Sendable {
         fileprivate var pending: Data?
-        fileprivate var upstream: (any AsyncIteratorProtocol)?
+        fileprivate var upstream: (any ChunkSource)?
         fileprivate var consumed = false
 
         /// The next chunk, or `nil` at the end.
-        /// - Throws: ``MessageBodyError/alreadyConsumed`` when another reader took a streamed body.
+        /// - Throws: ``MessageBodyError/alreadyConsumed`` when another reader took a
+        ///   streamed body or is reading it right now; otherwise the stream's own error.
         public mutating func next() async throws -> Data? {
             if consumed { throw MessageBodyError.alreadyConsumed }
             if let chunk = pending {
                 pending = nil
                 return chunk.isEmpty ? nil : chunk
             }
-            guard var iterator = upstream else { return nil }
-            upstream = nil  // a failed read ends the body; it never resumes from a stale copy
-            let element = try await iterator.next()
-            upstream = iterator
-            // The initialisers only accept sequences of `Data`, so the cast always succeeds.
-            return element as? Data
+            return try await upstream?.next()
         }
     }
 

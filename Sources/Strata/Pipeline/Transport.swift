@@ -9,19 +9,26 @@ import HTTPTypes
 ///
 /// A transport must:
 /// - stop the request and throw `CancellationError` (or its own cancellation error)
-///   when the calling task is cancelled;
-/// - give up with a ``TransportError`` of kind ``TransportError/Kind/timedOut`` once
-///   `deadline` has passed, whether the server is silent or slow;
-/// - report other failures as ``TransportError`` where it can classify them.
+///   when the calling task is cancelled: that is how the ``Networker`` ends a call
+///   whose deadline passed, also while the response body is read;
+/// - report failures as ``TransportError`` where it can classify them (anything else it
+///   throws reaches the caller as ``TransportError/Kind/other`` with the error attached);
+/// - return `nil` as the body of a response that
+///   ``HTTPResponse/cannotHaveBody(respondingTo:)``.
+///
+/// The ``Networker`` owns the deadline: it enforces it itself, so a transport that
+/// ignores `deadline` cannot switch timeouts off. A transport should still use it to
+/// give up early (and throw ``TransportError/Kind/timedOut``), for example by handing
+/// it to the HTTP client underneath.
 public protocol Transport: Sendable {
     /// Sends `request` with `body` and returns the response head and body.
     ///
     /// - Parameters:
     ///   - request: method, URL (scheme, authority, path) and header fields.
     ///   - body: the request body, or `nil`.
-    ///   - deadline: when to give up on the whole exchange, body included; `nil` for never.
+    ///   - deadline: when the caller gives up on this attempt; `nil` for never.
     /// - Returns: the response head and its body (`nil` when the response has none). The
-    ///   body may be streamed; it is read within the same deadline.
+    ///   body may be streamed; the caller reads it within its own deadline.
     func send(
         _ request: HTTPRequest,
         body: MessageBody?,

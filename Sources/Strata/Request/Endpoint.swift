@@ -24,8 +24,11 @@ public struct Endpoint<Response>: Sendable {
     public var jsonEncoder: JSONEncoder?
     /// Which responses count as success for this endpoint; `nil` uses the client's.
     public var validation: ResponseValidation?
-    /// How long the whole exchange may take; `nil` uses the client's timeout.
+    /// How long the whole call may take; `nil` uses the client's timeout.
     public var timeout: Duration?
+    /// How long each attempt may wait for the response head; `nil` uses the client's
+    /// ``Networker/Configuration/attemptTimeout``.
+    public var attemptTimeout: Duration?
     /// Free-form attributes middleware can act on (see ``MiddlewareContext/attributes``).
     public var attributes: [String: String] = [:]
 
@@ -66,6 +69,7 @@ public struct Endpoint<Response>: Sendable {
         mapped.jsonEncoder = jsonEncoder
         mapped.validation = validation
         mapped.timeout = timeout
+        mapped.attemptTimeout = attemptTimeout
         mapped.attributes = attributes
         return mapped
     }

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import HTTPTypesFoundation
 
 extension RequestDescription where Route: URLRouteProvider {
     /// Builds the URL from the route and encodes the request.

@@ -16,17 +16,13 @@ func check(_ condition: Bool, _ message: @autoclosure () -> String) throws {
 }
 
 extension StrataError {
-    /// The status of an ``StrataError/Kind/unacceptableStatus(_:)`` failure, else `nil`.
+    /// The status of an ``StrataError/Kind/unacceptableStatus`` failure, else `nil`.
     var unacceptableStatusCode: Int? {
-        if case .unacceptableStatus(let status) = kind { return status.code }
-        return nil
+        kind == .unacceptableStatus ? status?.code : nil
     }
 
     /// Whether the body could not be decoded.
-    var isDecodingFailure: Bool {
-        if case .decoding = kind { return true }
-        return false
-    }
+    var isDecodingFailure: Bool { kind == .decoding }
 
     /// The kind in a few words: `StrataError.unacceptableStatus(404)`,
     /// `StrataError.decoding(UserEntry: The given data was not valid JSON.)`.
@@ -34,16 +30,12 @@ extension StrataError {
 
     private var kindName: String {
         switch kind {
-        case .unacceptableStatus(let status): "unacceptableStatus(\(status.code))"
-        case .decoding(let error): "decoding(\(Self.short(error)))"
-        case .mapping(let error): "mapping(\(Self.short(error)))"
-        case .transport(let error): "transport(\(error.kind))"
-        case .cancelled: "cancelled"
-        case .invalidURL: "invalidURL"
-        case .encoding: "encoding"
-        case .unacceptableContentType(let type): "unacceptableContentType(\(type ?? "none"))"
-        case .bodyTooLarge(let limit): "bodyTooLarge(\(limit))"
-        case .middleware: "middleware"
+        case .unacceptableStatus: "unacceptableStatus(\(status?.code ?? 0))"
+        case .decoding, .mapping: "\(kind)(\(mappingError.map(Self.short) ?? ""))"
+        case .transport: "transport(\(transportError?.kind.description ?? ""))"
+        case .unacceptableContentType:
+            "unacceptableContentType(\(response?.headerFields[.contentType] ?? "none"))"
+        default: kind.description
         }
     }
 

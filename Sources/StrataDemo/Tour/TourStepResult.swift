@@ -27,7 +27,6 @@ public struct TourStepResult: Sendable {
 
     /// Whether the step failed because no response arrived.
     var failedInTransport: Bool {
-        guard !passed, case .transport = error?.kind else { return false }
-        return true
+        !passed && error?.kind == .transport
     }
 }

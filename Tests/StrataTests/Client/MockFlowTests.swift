@@ -47,10 +47,8 @@ import Testing
         let error = await #expect(throws: StrataError.self) {
             try await networker.send(Endpoint<JSON>(RequestDescription(route: RegistrationRoute.auth)))
         }
-        guard case .transport(let transport)? = error?.kind else {
-            Issue.record("expected a transport error, got \(String(describing: error))")
-            return
-        }
-        #expect(transport.underlying is MockTransportError)
+        #expect(error?.kind == .transport)
+        #expect(error?.transportError?.kind == .other)
+        #expect(error?.transportError?.underlying is MockTransportError)
     }
 }

@@ -41,11 +41,8 @@ import Testing
     @Test func unacceptableStatusCarriesStatusAndSnippet() async {
         let networker = Networker(transport: ClosureTransport.json(#"{"error":"nope"}"#, status: .notFound))
         let error = await #expect(throws: StrataError.self) { try await networker.send(userEndpoint) }
-        guard case .unacceptableStatus(let status)? = error?.kind else {
-            Issue.record("expected unacceptableStatus, got \(String(describing: error))")
-            return
-        }
-        #expect(status.code == 404)
+        #expect(error?.kind == .unacceptableStatus)
+        #expect(error?.status?.code == 404)
         #expect(error?.bodySnippet == #"{"error":"nope"}"#)
         #expect(error?.description == #"GET http://example.com/user/7 → 404 Not Found: unacceptable status 404; body: {"error":"nope"}"#)
     }
@@ -53,11 +50,9 @@ import Testing
     @Test func decodingAndMappingFailuresAreDifferentStages() async {
         let notJSON = Networker(transport: ClosureTransport.json("<html>"))
         let decoding = await #expect(throws: StrataError.self) { try await notJSON.send(userEndpoint) }
-        guard case .decoding(let mapping)? = decoding?.kind else {
-            Issue.record("expected decoding, got \(String(describing: decoding))")
-            return
-        }
-        #expect(mapping.typeName.hasSuffix("UserEntry"))
+        #expect(decoding?.kind == .decoding)
+        #expect(decoding?.mappingError?.typeName.hasSuffix("UserEntry") == true)
+        #expect(decoding?.underlying is DecodingError)
 
         struct Strict: DTODecodable, Sendable {
             static func from(dto: PhotoEntry) throws -> Strict {
@@ -67,11 +62,8 @@ import Testing
         let photo = Networker(transport: ClosureTransport.json(#"{"id":"1","ref":"http://x"}"#))
         let endpoint = Endpoint(RequestDescription(route: RegistrationRoute.user("1")), model: Strict.self)
         let mappingError = await #expect(throws: StrataError.self) { try await photo.send(endpoint) }
-        guard case .mapping(let failure)? = mappingError?.kind else {
-            Issue.record("expected mapping, got \(String(describing: mappingError))")
-            return
-        }
-        #expect(failure.reason == "ref must be https")
+        #expect(mappingError?.kind == .mapping)
+        #expect(mappingError?.mappingError?.reason == "ref must be https")
     }
 
     @Test func invalidURLAndEncodingAreTheirOwnStages() async {
@@ -80,30 +72,23 @@ import Testing
         let urlError = await #expect(throws: StrataError.self) {
             try await networker.send(Endpoint<JSON>(RequestDescription(route: NoURL())))
         }
-        guard case .invalidURL(let underlying)? = urlError?.kind else {
-            Issue.record("expected invalidURL")
-            return
-        }
-        #expect(underlying as? URLRouteError == .missingBaseURL(path: "/x"))
+        #expect(urlError?.kind == .invalidURL)
+        #expect(urlError?.underlying as? URLRouteError == .missingBaseURL(path: "/x"))
 
         let encoding = await #expect(throws: StrataError.self) {
             try await networker.send(Endpoint<JSON>(RequestDescription(route: RegistrationRoute.auth, method: .post,
                                                                        parameters: [1] as JSON, encoding: .formURL)))
         }
-        guard case .encoding? = encoding?.kind else {
-            Issue.record("expected encoding, got \(String(describing: encoding))")
-            return
-        }
+        #expect(encoding?.kind == .encoding)
+        #expect(encoding?.underlying is ParameterEncodingError)
     }
 
     @Test func transportErrorsKeepTheirKind() async {
         let networker = Networker(transport: ClosureTransport { _, _, _ in throw TransportError(.connectionRefused) })
         let error = await #expect(throws: StrataError.self) { try await networker.send(userEndpoint) }
-        guard case .transport(let transport)? = error?.kind else {
-            Issue.record("expected transport")
-            return
-        }
-        #expect(transport.kind == .connectionRefused)
+        #expect(error?.kind == .transport)
+        #expect(error?.transportError?.kind == .connectionRefused)
+        #expect(error?.phase == .awaitingHead)
         #expect(error?.request?.path == "/user/7")
     }
 
@@ -112,11 +97,8 @@ import Testing
         configuration.maxResponseBodySize = 8
         let networker = Networker(transport: ClosureTransport.json(#"{"a":"0123456789"}"#), configuration: configuration)
         let error = await #expect(throws: StrataError.self) { try await networker.send(Endpoint<JSON>(RequestDescription(route: RegistrationRoute.auth))) }
-        guard case .bodyTooLarge(let limit)? = error?.kind else {
-            Issue.record("expected bodyTooLarge, got \(String(describing: error))")
-            return
-        }
-        #expect(limit == 8)
+        #expect(error?.kind == .bodyTooLarge)
+        #expect(error?.underlying as? MessageBodyError == .tooLarge(limit: 8))
     }
 
     @Test func deadlineComesFromEndpointOrConfiguration() async throws {
@@ -155,11 +137,8 @@ import Testing
         let error = await #expect(throws: StrataError.self) {
             try await Networker(transport: html, configuration: configuration).send(Endpoint<String>(RequestDescription(route: RegistrationRoute.auth)))
         }
-        guard case .unacceptableContentType(let type)? = error?.kind else {
-            Issue.record("expected unacceptableContentType")
-            return
-        }
-        #expect(type == "text/html; charset=utf-8")
+        #expect(error?.kind == .unacceptableContentType)
+        #expect(error?.response?.headerFields[.contentType] == "text/html; charset=utf-8")
         let empty = ClosureTransport { _, _, _ in (HTTPResponse(status: .noContent), nil) }
         try await Networker(transport: empty, configuration: configuration).send(Endpoint<Void>(RequestDescription(route: RegistrationRoute.auth)))
         let json = ClosureTransport.json("{}")
@@ -229,11 +208,9 @@ import Testing
             HeadersMiddleware.bearerToken { throw NoToken() },
         ])
         let error = await #expect(throws: StrataError.self) { try await networker.send(Endpoint<JSON>(RequestDescription(route: RegistrationRoute.auth))) }
-        guard case .middleware(let underlying)? = error?.kind else {
-            Issue.record("expected middleware")
-            return
-        }
-        #expect(underlying is NoToken)
+        #expect(error?.kind == .middleware)
+        #expect(error?.middleware == "HeadersMiddleware")
+        #expect(error?.underlying is NoToken)
     }
 
     @Test func loggingRedactsCredentials() async throws {

@@ -55,7 +55,8 @@ struct CapturingLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         let level = event.level, message = event.message
-        let fields = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.render($0.value))" }.joined(separator: " ")
+        let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
+        let fields = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.render($0.value))" }.joined(separator: " ")
         log.append("\(level) \(message) \(fields)")
     }
 

@@ -1,0 +1,97 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Strata
+import StrataTestServer
+import Testing
+
+/// The pipeline contract against a real server, over every transport: the client's
+/// deadline covers the body, and a failed response's whole body reaches the app.
+@Suite struct PipelineContractIntegrationTests {
+    struct Problem: Codable, Equatable {
+        let code: String
+        let detail: String
+        let fields: [String]
+    }
+
+    static let problem = Problem(code: "invalid", detail: String(repeating: "too short; ", count: 170),
+                                 fields: (1...20).map { "field\($0)" })
+
+    /// `POST /problem`: a 422 whose JSON body is over 2 KB.
+    static func addProblemRoute(_ router: Router<BasicRequestContext>) {
+        router.post("problem") { _, _ in
+            let json = try JSONEncoder().encode(Self.problem)
+            return Response(status: .unprocessableContent, headers: [.contentType: "application/json"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: json)))
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func unprocessableEntityBodyDecodesIntoTheAppsErrorType(_ kind: TransportKind) async throws {
+        try await TestServer.with(configure: Self.addProblemRoute) { server in
+            try await kind.with { transport in
+                let route = EchoRoute(baseURL: server.baseURL, path: "/problem")
+                let endpoint = Endpoint<JSON>(RequestDescription(route: route, method: .post, parameters: ["name": ""] as JSON))
+                let error = await #expect(throws: StrataError.self) { try await Networker(transport: transport).send(endpoint) }
+                #expect(error?.kind == .unacceptableStatus)
+                #expect(error?.status?.code == 422)
+                #expect((error?.body?.count ?? 0) > 2_000)
+                let decoded = try error?.decodeBody(as: Problem.self)
+                #expect(decoded == Self.problem)
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func stalledBodyIsStoppedByTheClientDeadline(_ kind: TransportKind) async throws {
+        try await TestServer.with { server in
+            try await kind.with { transport in
+                var configuration = Networker.Configuration()
+                configuration.timeout = .milliseconds(800)
+                let networker = Networker(transport: transport, configuration: configuration)
+                let start = ContinuousClock.now
+                let error = await #expect(throws: StrataError.self) {
+                    try await networker.send(Endpoint<Data>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/stall-body"))))
+                }
+                #expect(ContinuousClock.now - start < .seconds(4))
+                #expect(error?.kind == .transport)
+                #expect(error?.isTimeout == true)
+                // AsyncHTTPClient streams, so the head arrived first; URLSession hands over
+                // head and body together at the end.
+                #expect(error?.phase == (kind == .asyncHTTPClient ? .readingBody : .awaitingHead))
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func silentServerTimesOutWaitingForTheHead(_ kind: TransportKind) async throws {
+        try await TestServer.with { server in
+            try await kind.with { transport in
+                var endpoint = Endpoint<Data>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/hang")))
+                endpoint.timeout = .milliseconds(500)
+                let start = ContinuousClock.now
+                let error = await #expect(throws: StrataError.self) { try await Networker(transport: transport).send(endpoint) }
+                #expect(ContinuousClock.now - start < .seconds(4))
+                #expect(error?.isTimeout == true)
+                #expect(error?.phase == .awaitingHead)
+            }
+        }
+    }
+
+    @Test func streamedBodyOverAsyncHTTPClientStaysWithinTheDeadline() async throws {
+        try await TestServer.with { server in
+            try await TransportKind.asyncHTTPClient.with { transport in
+                var endpoint = Endpoint<Data>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/stall-body")))
+                endpoint.timeout = .milliseconds(800)
+                let (head, body) = try await Networker(transport: transport).stream(endpoint)
+                #expect(head.status == .ok)
+                var iterator = body.makeAsyncIterator()
+                #expect(try await iterator.next() == Data("first".utf8))
+                let start = ContinuousClock.now
+                let error = await #expect(throws: TransportError.self) { _ = try await iterator.next() }
+                #expect(error?.kind == .timedOut)
+                #expect(ContinuousClock.now - start < .seconds(4))
+            }
+        }
+    }
+}

@@ -1,0 +1,294 @@
+import Foundation
+import HTTPTypes
+import Logging
+@testable import Strata
+import Testing
+
+/// The pipeline contract, pinned: the client owns the deadline, every stage says what
+/// failed, a failed response keeps its body, and one body rule holds everywhere.
+@Suite struct PipelineContractTests {
+    static let auth = RequestDescription(route: RegistrationRoute.auth)
+
+    // MARK: The client owns the deadline
+
+    /// A transport that ignores its deadline and cancellation alike, and never returns.
+    struct NeverReturningTransport: Transport {
+        let started: EventLog
+        func send(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> (HTTPResponse, MessageBody?) {
+            started.append("sent")
+            await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }  // never resumed
+            return (HTTPResponse(status: .ok), nil)
+        }
+    }
+
+    @Test func transportThatNeverReturnsIsStoppedByTheClientDeadline() async {
+        var configuration = Networker.Configuration()
+        configuration.timeout = .milliseconds(200)
+        let log = EventLog()
+        let networker = Networker(transport: NeverReturningTransport(started: log), configuration: configuration)
+        let start = ContinuousClock.now
+        let error = await #expect(throws: StrataError.self) { try await networker.send(Endpoint<Void>(Self.auth)) }
+        let elapsed = ContinuousClock.now - start
+        #expect(log.all == ["sent"])
+        #expect(error?.kind == .transport)
+        #expect(error?.isTimeout == true)
+        #expect(error?.phase == .awaitingHead)
+        #expect(elapsed >= .milliseconds(200) && elapsed < .seconds(5))
+        #expect(error?.description == "GET http://example.com/user/auth: transport failed while waiting for the response head: timed out")
+    }
+
+    /// A body whose second chunk never comes, ignoring cancellation.
+    struct StallingChunks: AsyncSequence, Sendable {
+        typealias Element = Data
+        struct AsyncIterator: AsyncIteratorProtocol {
+            var sent = false
+            mutating func next() async throws -> Data? {
+                if sent { await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in } }
+                sent = true
+                return Data("first".utf8)
+            }
+        }
+        func makeAsyncIterator() -> AsyncIterator { AsyncIterator() }
+    }
+
+    @Test func stalledBodyTimesOutWhileReadingTheBody() async {
+        var configuration = Networker.Configuration()
+        configuration.timeout = .milliseconds(200)
+        let transport = ClosureTransport { _, _, _ in
+            (HTTPResponse(status: .ok), MessageBody(length: nil, streaming: StallingChunks()))
+        }
+        let error = await #expect(throws: StrataError.self) {
+            try await Networker(transport: transport, configuration: configuration).send(Endpoint<Data>(Self.auth))
+        }
+        #expect(error?.isTimeout == true)
+        #expect(error?.phase == .readingBody)
+        #expect(error?.status == .ok)
+    }
+
+    @Test func streamedBodyReadsStayWithinTheDeadline() async throws {
+        var configuration = Networker.Configuration()
+        configuration.timeout = .seconds(1)
+        let transport = ClosureTransport { _, _, _ in
+            (HTTPResponse(status: .ok), MessageBody(length: nil, streaming: StallingChunks()))
+        }
+        let (head, body) = try await Networker(transport: transport, configuration: configuration).stream(Endpoint<Data>(Self.auth))
+        #expect(head.status == .ok)
+        var iterator = body.makeAsyncIterator()
+        #expect(try await iterator.next() == Data("first".utf8))
+        let error = await #expect(throws: TransportError.self) { _ = try await iterator.next() }
+        #expect(error?.kind == .timedOut)
+    }
+
+    @Test func attemptTimeoutBoundsEachPassThroughTheTransport() async {
+        var configuration = Networker.Configuration()
+        configuration.timeout = .seconds(30)
+        configuration.attemptTimeout = .milliseconds(100)
+        let deadlines = EventLog()
+        let transport = ClosureTransport { _, _, deadline in
+            let remaining = deadline.map { ContinuousClock.now.duration(to: $0) } ?? .zero
+            deadlines.append(remaining <= .milliseconds(100) ? "attempt" : "total")
+            try await Task.sleep(for: .seconds(10))
+            return (HTTPResponse(status: .ok), nil)
+        }
+        let start = ContinuousClock.now
+        let error = await #expect(throws: StrataError.self) {
+            try await Networker(transport: transport, configuration: configuration).send(Endpoint<Void>(Self.auth))
+        }
+        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(deadlines.all == ["attempt"])
+        #expect(error?.isTimeout == true)
+    }
+
+    @Test func cancellingTheCallerStopsAtOnceEvenIfTheTransportIgnoresIt() async {
+        let log = EventLog()
+        let networker = Networker(transport: NeverReturningTransport(started: log))
+        let task = Task { try await networker.send(Endpoint<Void>(Self.auth)) }
+        while log.all.isEmpty { await Task.yield() }
+        task.cancel()
+        let result = await task.result
+        #expect((try? result.get()) == nil)
+        #expect((result.error as? StrataError)?.kind == .cancelled)
+    }
+
+    @Test func timersAreReleasedWhenTheExchangeEnds() async throws {
+        // Many exchanges with a long deadline: with cancellable timers the deadline never
+        // fires afterwards, and every timer object is gone once its exchange ended.
+        weak var lastTimer: ExchangeTimer?
+        for _ in 0..<100 {
+            let timer = ExchangeTimer(deadline: .now + .seconds(3600))
+            lastTimer = timer
+            let outcome = await timer.run { 42 }
+            timer.cancel()
+            #expect(try outcome.result.get() == 42)
+            #expect(outcome.timedOut == false)
+        }
+        #expect(lastTimer == nil)
+    }
+
+    // MARK: Every stage says what failed
+
+    struct TokenMiddleware: Middleware {
+        struct Expired: Error, Equatable { let user: String }
+        func intercept(_ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
+                       next: MiddlewareNext) async throws -> (HTTPResponse, MessageBody?) {
+            throw Expired(user: "ann")
+        }
+    }
+
+    /// Rethrows whatever comes from below, as a retry or logging step would.
+    struct PassingMiddleware: Middleware {
+        func intercept(_ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
+                       next: MiddlewareNext) async throws -> (HTTPResponse, MessageBody?) {
+            try await next(request, body, context)
+        }
+    }
+
+    @Test func middlewareErrorIsTheMiddlewareStageWithItsTypeName() async {
+        let networker = Networker(transport: ClosureTransport.json("{}"), middleware: [PassingMiddleware(), TokenMiddleware()])
+        let error = await #expect(throws: StrataError.self) { try await networker.send(Endpoint<Void>(Self.auth)) }
+        #expect(error?.kind == .middleware)
+        #expect(error?.middleware == "TokenMiddleware")
+        #expect(error?.underlying as? TokenMiddleware.Expired == TokenMiddleware.Expired(user: "ann"))
+        #expect(error?.description == #"GET http://example.com/user/auth: middleware TokenMiddleware failed: Expired(user: "ann")"#)
+    }
+
+    @Test func errorsFromBelowPassThroughMiddlewareUntouched() async {
+        struct Unknown: Error {}
+        let refused = Networker(transport: ClosureTransport { _, _, _ in throw TransportError(.connectionRefused) },
+                                middleware: [PassingMiddleware(), PassingMiddleware()])
+        let error = await #expect(throws: StrataError.self) { try await refused.send(Endpoint<Void>(Self.auth)) }
+        #expect(error?.kind == .transport)
+        #expect(error?.transportError?.kind == .connectionRefused)
+
+        // An unknown transport error becomes a transport failure, not a middleware one.
+        let unknown = Networker(transport: ClosureTransport { _, _, _ in throw Unknown() }, middleware: [PassingMiddleware()])
+        let other = await #expect(throws: StrataError.self) { try await unknown.send(Endpoint<Void>(Self.auth)) }
+        #expect(other?.kind == .transport)
+        #expect(other?.transportError?.kind == .other)
+        #expect(other?.transportError?.underlying is Unknown)
+    }
+
+    @Test func stagesCompareAndMatchLikeEnumCases() {
+        let error = StrataError(.unacceptableStatus, response: HTTPResponse(status: .notFound))
+        var matched = ""
+        switch error.kind {
+        case .transport: matched = "transport"
+        case .unacceptableStatus: matched = "status \(error.status?.code ?? 0)"
+        default: matched = "other"
+        }
+        #expect(matched == "status 404")
+        #expect(error.kind != .decoding)
+        #expect(TransportError(.timedOut).kind == .timedOut)
+        #expect(StrataError.Kind.middleware.description == "middleware")
+    }
+
+    @Test func invalidURLOnlyForURLProblems() async {
+        struct Unencodable: Encodable, Sendable {
+            func encode(to encoder: any Encoder) throws {
+                throw EncodingError.invalidValue(self, .init(codingPath: [], debugDescription: "no"))
+            }
+        }
+        let request = RequestDescription(route: RegistrationRoute.auth, method: .post, parameters: Unencodable())
+        let error = await #expect(throws: StrataError.self) {
+            try await Networker(transport: ClosureTransport.json("{}")).send(Endpoint<Void>(request))
+        }
+        #expect(error?.kind == .encoding)
+    }
+
+    // MARK: A failed response keeps its body; a parse error stays the app's value
+
+    struct Problem: Codable, Equatable {
+        let code: String
+        let detail: String
+        let fields: [String]
+    }
+
+    static let problem = Problem(code: "invalid", detail: String(repeating: "d", count: 1_800),
+                                 fields: (1...20).map { "field\($0)" })
+
+    @Test func errorBodyOf2KBDecodesIntoTheAppsErrorType() async throws {
+        let json = try JSONEncoder().encode(Self.problem)
+        #expect(json.count > 2_000)
+        let transport = ClosureTransport { _, _, _ in
+            (HTTPResponse(status: .unprocessableContent, headerFields: [.contentType: "application/json"]), MessageBody(json))
+        }
+        let error = await #expect(throws: StrataError.self) {
+            try await Networker(transport: transport).send(Endpoint<JSON>(Self.auth))
+        }
+        #expect(error?.kind == .unacceptableStatus)
+        #expect(error?.body == json)
+        #expect(error?.isBodyTruncated == false)
+        #expect(try error?.decodeBody(as: Problem.self) == Self.problem)
+        #expect(error?.bodySnippet?.utf8.count == StrataError.snippetLimit)
+    }
+
+    @Test func errorBodyIsBoundedByTheConfiguredLimit() async throws {
+        var configuration = Networker.Configuration()
+        configuration.errorBodyLimit = 100
+        let json = try JSONEncoder().encode(Self.problem)
+        let transport = ClosureTransport { _, _, _ in (HTTPResponse(status: .unprocessableContent), MessageBody(json)) }
+        let error = try #require(await #expect(throws: StrataError.self) {
+            try await Networker(transport: transport, configuration: configuration).send(Endpoint<JSON>(Self.auth))
+        })
+        #expect(error.body == json.prefix(100))
+        #expect(error.isBodyTruncated)
+        #expect(throws: MappingError.self) { try error.decodeBody(as: Problem.self) }
+    }
+
+    @Test func validationMiddlewareKeepsTheWholeErrorBodyToo() async throws {
+        let json = try JSONEncoder().encode(Self.problem)
+        let transport = ClosureTransport { _, _, _ in
+            (HTTPResponse(status: .unprocessableContent), MessageBody(length: nil, streaming: AsyncStream { continuation in
+                continuation.yield(json.prefix(1000))
+                continuation.yield(json.dropFirst(1000))
+                continuation.finish()
+            }))
+        }
+        let error = await #expect(throws: StrataError.self) {
+            try await Networker(transport: transport, middleware: [ValidationMiddleware()]).send(Endpoint<JSON>(Self.auth))
+        }
+        #expect(try error?.decodeBody(as: Problem.self) == Self.problem)
+    }
+
+    @Test func parseFunctionErrorComesBackAsTheSameValue() async {
+        struct NotAUser: Error, Equatable { let reason: String }
+        let endpoint = Endpoint<String>(Self.auth) { _, _ in throw NotAUser(reason: "guest") }
+        let error = await #expect(throws: StrataError.self) {
+            try await Networker(transport: ClosureTransport.json("{}")).send(endpoint)
+        }
+        #expect(error?.kind == .decoding)
+        #expect(error?.underlying as? NotAUser == NotAUser(reason: "guest"))
+
+        let mapped = Endpoint<JSON>(Self.auth).map { _ -> Int in throw NotAUser(reason: "mapped") }
+        let mapError = await #expect(throws: StrataError.self) {
+            try await Networker(transport: ClosureTransport.json("{}")).send(mapped)
+        }
+        #expect(mapError?.kind == .mapping)
+        #expect(mapError?.underlying as? NotAUser == NotAUser(reason: "mapped"))
+    }
+
+    // MARK: Logging metadata
+
+    @Test func everyCallGetsItsOwnRequestID() async throws {
+        let log = EventLog()
+        var configuration = Networker.Configuration()
+        configuration.logger = Logger(label: "test") { _ in CapturingLogHandler(log: log) }
+        let networker = Networker(transport: ClosureTransport.json("{}"), middleware: [LoggingMiddleware(level: .info, logsHeaders: false)],
+                                  configuration: configuration)
+        try await networker.send(Endpoint<Void>(Self.auth))
+        try await networker.send(Endpoint<Void>(Self.auth))
+        let ids = log.all.map { line in
+            line.split(separator: " ").first { $0.hasPrefix("strata.request=") }.map(String.init) ?? "none"
+        }
+        #expect(ids.count == 4)
+        #expect(ids[0] == ids[1] && ids[2] == ids[3] && ids[0] != ids[2])
+        #expect(!ids.contains("none"))
+    }
+}
+
+extension Result {
+    var error: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
