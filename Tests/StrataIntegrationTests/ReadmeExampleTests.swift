@@ -76,3 +76,28 @@ import Testing
         #expect(user.name == "Ann")
     }
 }
+
+extension ReadmeExampleTests {
+    struct APIProblem: Decodable, Equatable { let error: String }
+    struct MyParseError: Error {}
+
+    /// The README's error-handling snippet, against a mock answering 422.
+    @Test func errorHandlingSnippet() async throws {
+        let mock = MockTransport()
+        mock.stub(.get, "/user/:id", with: .json(["error": "name too short"], status: .unprocessableContent))
+        let networker = Networker(transport: mock)
+        let userEndpoint = Endpoint<JSON>(RequestDescription(route: try URL(string: "http://example.com") + "/user/42"))
+        var seen = ""
+        do {
+            _ = try await networker.send(userEndpoint)
+        } catch where error.kind == .unacceptableStatus {
+            let problem = try error.decodeBody(as: APIProblem.self)
+            seen = problem.error
+        } catch where error.isTimeout {
+            seen = "timed out while \(error.phase!)"
+        } catch {
+            if error.underlying is MyParseError { seen = "parse" }
+        }
+        #expect(seen == "name too short")
+    }
+}

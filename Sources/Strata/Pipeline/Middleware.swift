@@ -14,6 +14,14 @@ public typealias MiddlewareNext = @Sendable (
 /// Requests pass through a client's middleware in array order and responses in
 /// reverse order, so the first middleware is the outermost.
 ///
+/// Errors: throw whatever describes your step's failure; the ``Networker`` reports it
+/// as ``StrataError/Kind/middleware`` with your type's name and your error as
+/// ``StrataError/underlying``. Errors that come out of `next` (a ``StrataError``, a
+/// ``TransportError``, a ``MessageBodyError`` or a cancellation) may be rethrown as they
+/// are: they pass through every middleware untouched. Time: the context's
+/// ``MiddlewareContext/deadline`` is enforced by the ``Networker``; a step that waits
+/// (a backoff, a token refresh) should not outlast it.
+///
 /// ```swift
 /// struct RequestID: Middleware {
 ///     func intercept(_ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
