@@ -119,6 +119,16 @@ enum Soak {
               + "final \(formatMB(final)), growth after warm-up \(formatMBDelta(growth))")
 
         await idle(seconds: options.idleSeconds)
+        if let timeout {
+            // A timer a finished request leaves behind fires at its deadline: the first
+            // ones `timeout` after the start. Say so when the idle period ended before that.
+            let firstDeadline = start + timeout
+            if clock.now < firstDeadline {
+                let needed = Int(clock.now.duration(to: firstDeadline).seconds.rounded(.up)) + options.idleSeconds + 10
+                print("  note: the first requests' deadlines fall after the idle period; "
+                      + "--idle-seconds \(needed) covers them")
+            }
+        }
 
         guard let limit = options.maxGrowthMB else { return 0 }
         guard let growth else {
