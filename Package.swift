@@ -107,6 +107,7 @@ let package = Package(
                 "StrataAsyncHTTPClient",
                 "StrataTestServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),  // the soak mode's in-bench Transport
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]

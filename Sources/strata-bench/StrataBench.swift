@@ -18,6 +18,24 @@
 // 200 requests, then measured 3 times (order rotated); the median requests/s is printed
 // with the ratio Strata/raw. Only ratios from the same run are meaningful: absolute numbers
 // depend on the machine (client and server share its cores). See Benchmarks.md.
+//
+// Sustained load, memory and timers (Soak.swift):
+//
+//     swift run -c release strata-bench --soak                      # workload A, 200000 requests
+//     swift run -c release strata-bench --soak --server --seconds 60
+//     swift run -c release strata-bench --soak --max-growth-mb 20   # exit 1 past 20 MB of growth
+//
+// With `Networker.Configuration()` (60 s timeout) and `GET` of a user decoded into the
+// model from 16 tasks (`--concurrency`): workload A over `InstantTransport`, an in-bench
+// transport that answers at once (no I/O; `--requests`, default 200000); workload B
+// (`--server`) over `AsyncHTTPClientTransport` against the test server (`--seconds`,
+// default 30). The load runs in ten steps, the first being the warm-up; RSS (Linux:
+// /proc/self/statm; "n/a" elsewhere) is sampled after each, and the growth after the
+// warm-up reported. Then the process idles (`--idle-seconds`, default 5) and reports the
+// CPU time it used meanwhile, where timers left behind by finished requests show up.
+// It exits 1 when a request fails, or with `--max-growth-mb X` when RSS grew more than X MB.
+// STRATA_BENCH_NO_DEADLINE=1 runs either mode with `timeout = nil`.
+//
 // Not part of the tests or CI.
 
 import AsyncHTTPClient
@@ -30,6 +48,7 @@ import StrataTestServer
 enum StrataBench {
     static func main() async {
         guard let options = Options.parse(Array(CommandLine.arguments.dropFirst())) else { exit(2) }
+        if let soak = options.soak { exit(await Soak.run(soak)) }
 
         let server: TestServer
         do {
