@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Strata
+import HTTPTypes
+import StrataTesting
 
 /// Inputs that used to trap the process (a Foundation precondition, SIGILL) instead of
 /// throwing or escaping: each one is now escaped into a valid URL.
@@ -52,5 +54,39 @@ import Testing
         let url = try #require(URL(string: "https://x.io/s"))
         let result = try RequestDescription<URL>.appendingQuery("a=100%&b=%zz", to: url)
         #expect(result.absoluteString == "https://x.io/s?a=100%25&b=%25zz")
+    }
+}
+
+/// Stubs that did not match the request a route builds from the same text.
+@Suite struct MockStubMatchingRegressionTests {
+    private static func status(of target: String, stub: String, query: [String: String] = [:]) async throws -> HTTPResponse.Status? {
+        let mock = MockTransport()
+        mock.stub(.get, stub, query: query, with: .status(.accepted))
+        let request = HTTPRequest(method: .get, scheme: "https", authority: "x.io", path: target)
+        do {
+            return try await mock.send(request, body: nil, deadline: nil).0.status
+        } catch MockTransportError.noStub {
+            return nil
+        }
+    }
+
+    @Test func aLonePercentNextToAnEscapeMatchesItsEscapedForm() async throws {
+        // `removingPercentEncoding` gave up on "a%41%" and compared it undecoded.
+        let target = try #require(try HTTPRequest(method: .get, url: URL(string: "https://x.io") + "/f/a%41%").path)
+        #expect(target == "/f/a%41%25")
+        #expect(try await Self.status(of: target, stub: "/f/a%41%") == .accepted)
+        #expect(try await Self.status(of: "/f/aA%25", stub: "/f/a%41%") == .accepted)
+    }
+
+    @Test func aLeadingByteOrderMarkIsKept() async throws {
+        // `removingPercentEncoding` dropped a leading U+FEFF.
+        #expect(try await Self.status(of: "/s?q=%EF%BB%BFx", stub: "/s", query: ["q": "\u{FEFF}x"]) == .accepted)
+        #expect(try await Self.status(of: "/s?q=x", stub: "/s", query: ["q": "\u{FEFF}x"]) == nil)
+    }
+
+    @Test func delimitersFollowedByCombiningMarksStillSplit() async throws {
+        // "/\u{301}" is one Character, so splitting on Characters missed the slash.
+        #expect(try await Self.status(of: "/lit/%CC%81", stub: "/lit/\u{301}") == .accepted)
+        #expect(try await Self.status(of: "/s?q=%CC%81", stub: "/s?q=\u{301}") == .accepted)
     }
 }
