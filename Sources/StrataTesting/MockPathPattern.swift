@@ -7,8 +7,9 @@ import Foundation
 /// - `/files/*` matches exactly one segment (`/files/a`, not `/files/a/b`);
 /// - `/files/**` matches any number of segments, none included.
 ///
-/// Segments are compared percent-decoded, and empty segments are ignored, so
-/// `/users/1/` matches `/users/1`.
+/// Segments are compared percent-decoded, a `%` that starts no `%XX` escape read as
+/// itself (so `/files/100%` matches `/files/100%25`), and empty segments are ignored,
+/// so `/users/1/` matches `/users/1`.
 struct MockPathPattern: Sendable, CustomStringConvertible {
     enum Segment: Sendable, Equatable {
         case literal(String)
@@ -65,10 +66,11 @@ struct MockPathPattern: Sendable, CustomStringConvertible {
         return match(rest, path.dropFirst(), into: &parameters)
     }
 
-    /// The non-empty segments of `path`, percent-decoded.
+    /// The non-empty segments of `path`, percent-decoded (see ``MockPercentDecoding``).
+    /// Split on the `/` scalar, even when a combining mark follows it.
     private static func split(_ path: String) -> [String] {
-        path.split(separator: "/", omittingEmptySubsequences: true).map { segment in
-            segment.removingPercentEncoding ?? String(segment)
+        path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: true).map { segment in
+            MockPercentDecoding.decode(Substring(segment))
         }
     }
 }

@@ -8,32 +8,34 @@ struct MockRequestTarget: Sendable {
     let queryItems: [(name: String, value: String)]
 
     /// Splits `target` (`/search?q=a%20b`) at its first `?`; `nil` is the empty path.
+    /// Delimiters are found as Unicode scalars, even when a combining mark follows them.
     init(_ target: String?) {
         let target = target ?? ""
-        guard let mark = target.firstIndex(of: "?") else {
+        guard let mark = target.unicodeScalars.firstIndex(of: "?") else {
             self.path = target
             self.queryItems = []
             return
         }
         self.path = String(target[..<mark])
-        self.queryItems = Self.parseQuery(target[target.index(after: mark)...])
+        self.queryItems = Self.parseQuery(target[target.unicodeScalars.index(after: mark)...])
     }
 
     /// Reads `a=1&b=two%20words`: pairs split at the first `=`, `+` read as a space,
     /// percent escapes decoded. A name with no `=` has the empty value.
     static func parseQuery(_ query: Substring) -> [(name: String, value: String)] {
-        query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            guard let equals = pair.firstIndex(of: "=") else {
+        query.unicodeScalars.split(separator: "&", omittingEmptySubsequences: true).map { scalars in
+            let pair = Substring(scalars)
+            guard let equals = pair.unicodeScalars.firstIndex(of: "=") else {
                 return (decode(pair), "")
             }
-            return (decode(pair[..<equals]), decode(pair[pair.index(after: equals)...]))
+            return (decode(pair[..<equals]), decode(pair[pair.unicodeScalars.index(after: equals)...]))
         }
     }
 
-    /// `text` with `+` as a space and percent escapes decoded; as it is when malformed.
+    /// `text` with `+` as a space and valid percent escapes decoded; a `%` that starts
+    /// no `%XX` escape is kept (see ``MockPercentDecoding``).
     static func decode(_ text: Substring) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
+        MockPercentDecoding.decode(text.replacingOccurrences(of: "+", with: " "))
     }
 
     /// Whether every name–value pair of `required` occurs in the query.

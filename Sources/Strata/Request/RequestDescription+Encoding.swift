@@ -74,8 +74,13 @@ extension RequestDescription {
     }
 
     /// `url` with `query` appended after any query it already has.
+    ///
+    /// `query` is escaped as `URL? + String` escapes a query (a `%` not followed by two hex
+    /// digits becomes `%25`; `#`, spaces and other characters a query may not hold are
+    /// percent-escaped), so a custom encoder's output can never trap `URLComponents`.
     static func appendingQuery(_ query: String, to url: URL) throws -> URL {
         guard !query.isEmpty else { return url }
+        let query = URLPercentEscaping.escape(query, allowed: URLPercentEscaping.queryAllowed)
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
             throw URLRouteError.invalidURL(base: url.absoluteString, path: "?" + query)
         }

@@ -1,0 +1,56 @@
+/// The percent-decoding used to compare stub paths and queries with requests, applied
+/// the same way to both sides.
+///
+/// Unlike `removingPercentEncoding`, which gives up on a whole string for one lone `%`
+/// and drops a leading U+FEFF, it decodes every valid `%XX` escape and keeps any other
+/// `%` as it is, so `/files/100%` (a stub) and `/files/100%25` (the request a route
+/// builds from the same text) both read `100%`.
+enum MockPercentDecoding {
+    /// `text` with every valid `%XX` escape decoded and any other `%` kept.
+    ///
+    /// When the decoded bytes are not UTF-8, they are written back with `%` and every
+    /// non-ASCII byte escaped (`%FF%25`), a spelling that is the same for every input
+    /// that decodes to those bytes.
+    static func decode(_ text: some StringProtocol) -> String {
+        let bytes = Array(text.utf8)
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == percent, index + 2 < bytes.count,
+               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                decoded.append(high << 4 | low)
+                index += 3
+            } else {
+                decoded.append(bytes[index])
+                index += 1
+            }
+        }
+        if let string = String(validating: decoded, as: UTF8.self) {
+            return string
+        }
+        var escaped: [UInt8] = []
+        for byte in decoded {
+            if byte == percent || byte >= 0x80 {
+                escaped.append(percent)
+                escaped.append(hexDigits[Int(byte >> 4)])
+                escaped.append(hexDigits[Int(byte & 0x0F)])
+            } else {
+                escaped.append(byte)
+            }
+        }
+        return String(decoding: escaped, as: UTF8.self)
+    }
+
+    private static let percent = UInt8(ascii: "%")
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0") ... UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a") ... UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A") ... UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
