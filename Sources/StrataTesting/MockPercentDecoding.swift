@@ -1,3 +1,5 @@
+import Strata
+
 /// The percent-decoding used to compare stub paths and queries with requests, applied
 /// the same way to both sides.
 ///
@@ -43,14 +45,9 @@ enum MockPercentDecoding {
     }
 
     private static let percent = UInt8(ascii: "%")
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+    private static let hexDigits = URLPercentEscaping.hexDigits
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0") ... UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a") ... UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A") ... UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
+        URLPercentEscaping.hexValue(byte)
     }
 }

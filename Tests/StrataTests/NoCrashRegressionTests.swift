@@ -90,3 +90,18 @@ import StrataTesting
         #expect(try await Self.status(of: "/s?q=%CC%81", stub: "/s?q=\u{301}") == .accepted)
     }
 }
+
+/// A route whose URL has no scheme used to trap inside `HTTPRequest(url:)`.
+@Suite struct SchemelessURLRegressionTests {
+    @Test func relativeURLIsARouteErrorNotATrap() async throws {
+        let relative = try #require(URL(string: "/relative"))
+        #expect(throws: URLRouteError.invalidURL(base: "/relative", path: "")) {
+            try RequestDescription(route: relative).encoded()
+        }
+        #expect(throws: URLRouteError.self) { try Endpoint<Data>(RequestDescription(route: relative)).encoded() }
+        let error = await #expect(throws: StrataError.self) {
+            try await Networker(transport: MockTransport()).send(Endpoint<Data>(RequestDescription(route: relative)))
+        }
+        #expect(error?.kind == .invalidURL)
+    }
+}

@@ -13,10 +13,15 @@ extension RequestDescription {
     /// Encodes the request for `url`, whatever the route type.
     ///
     /// Header fields the caller set win over the `Content-Type` an encoding would add.
-    /// - Throws: ``ParameterEncodingError`` when the parameters cannot be encoded, a
+    /// - Throws: ``URLRouteError`` when `url` has no scheme;
+    ///   ``ParameterEncodingError`` when the parameters cannot be encoded, a
     ///   JSON body is asked for on a GET or HEAD request, or parameters and ``body``
     ///   both want the body.
     public func encoded(url: URL, jsonEncoder: JSONEncoder = .strataDefault()) throws -> EncodedRequest {
+        // `HTTPRequest(url:)` traps on a URL without a scheme (`/relative`).
+        guard url.absoluteURL.scheme != nil else {
+            throw URLRouteError.invalidURL(base: url.absoluteString, path: "")
+        }
         var url = url
         var headers = headers
         var bodyBytes: MessageBody?

@@ -7,14 +7,15 @@ import Foundation
 /// escape it is; a `%` that is not (`100%`, `%zz`, `%2`) becomes `%25`; every other
 /// byte that is not an allowed ASCII character (spaces, brackets, `#`, control
 /// characters, the bytes of non-ASCII characters) is written as `%XX`, uppercase.
-enum URLPercentEscaping {
+package enum URLPercentEscaping {
     /// Path characters kept as they are: `CharacterSet.urlPathAllowed` (RFC 3986 `pchar` and `/`).
     static let pathAllowed = asciiTable(.urlPathAllowed)
     /// Query characters kept as they are: `CharacterSet.urlQueryAllowed`, which keeps `&`,
     /// `=`, `?`, `/` and the other RFC 3986 query characters.
     static let queryAllowed = asciiTable(.urlQueryAllowed)
 
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+    /// The uppercase hexadecimal digits, for writing `%XX`.
+    package static let hexDigits = Array("0123456789ABCDEF".utf8)
     private static let percent = UInt8(ascii: "%")
 
     /// `text` with every byte that is neither allowed nor part of a valid `%XX` escape
@@ -47,12 +48,16 @@ enum URLPercentEscaping {
 
     /// Whether `byte` is an ASCII hexadecimal digit.
     static func isHexDigit(_ byte: UInt8) -> Bool {
+        hexValue(byte) != nil
+    }
+
+    /// The value of the ASCII hexadecimal digit `byte`, or `nil` when it is none.
+    package static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
-        case UInt8(ascii: "0") ... UInt8(ascii: "9"), UInt8(ascii: "a") ... UInt8(ascii: "f"),
-             UInt8(ascii: "A") ... UInt8(ascii: "F"):
-            true
-        default:
-            false
+        case UInt8(ascii: "0") ... UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a") ... UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A") ... UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
         }
     }
 
