@@ -1,21 +1,22 @@
-import Dispatch
 import Foundation
 
-/// The one deadline mechanism of Strata: a single timer per exchange that cancels
-/// the work running under it when the deadline passes, and is released the moment the
-/// exchange ends.
+/// The one deadline mechanism of Strata: a timer per exchange that cancels the work
+/// running under it when the deadline passes, and is released the moment the exchange
+/// ends.
 ///
 /// A cancelled `Task.sleep` stays registered with the runtime until its deadline would
 /// have passed (on Linux), so racing a sleep against each request keeps memory and
-/// timer work alive for the whole timeout after every request. This timer is a
-/// `DispatchSourceTimer`: cancelling it removes it at once.
+/// timer work alive for the whole timeout after every request. An `ExchangeTimer` is an
+/// entry in the process-wide ``DeadlineScheduler``: ``cancel()`` removes it at once, and
+/// registering or removing it costs a lock and a heap operation, no system call.
 ///
 /// Work runs under the timer with ``run(_:)``: in a task of its own that the timer
 /// cancels when it fires. Several runs may follow one another under one timer (the
-/// reads of a streamed body); only one runs at a time.
+/// reads of a streamed body); only one runs at a time. The owner must call ``cancel()``
+/// when the exchange ends: until then the scheduler keeps the timer.
 ///
-/// `@unchecked Sendable`: `state` is a ``Locked``; `source` is set once in `init` and
-/// only cancelled afterwards, which `DispatchSource` allows from any thread.
+/// `@unchecked Sendable`: `state` is a ``Locked``; `heapIndex` is only read and written
+/// by ``DeadlineScheduler`` while it holds its lock.
 package final class ExchangeTimer: @unchecked Sendable {
     private struct State {
         var hasFired = false
@@ -24,30 +25,23 @@ package final class ExchangeTimer: @unchecked Sendable {
     }
 
     private let state = Locked(State())
-    private let source: any DispatchSourceTimer
     /// When the timer fires.
     package let deadline: ContinuousClock.Instant
+    /// The timer's place in the scheduler's heap, `nil` when it is not scheduled.
+    var heapIndex: Int?
 
     /// Starts a timer that fires at `deadline` (at once when it has passed).
     package init(deadline: ContinuousClock.Instant) {
         self.deadline = deadline
-        source = DispatchSource.makeTimerSource(queue: .global())
-        let remaining = ContinuousClock.now.duration(to: deadline)
-        source.schedule(deadline: .now() + Self.dispatchInterval(remaining), leeway: .milliseconds(1))
-        source.setEventHandler { [weak self] in self?.fire() }
-        source.activate()
-    }
-
-    deinit {
-        source.cancel()
+        DeadlineScheduler.shared.add(self)
     }
 
     /// Whether the deadline passed while work was running under the timer.
     package var hasFired: Bool { state.withLock { $0.hasFired } }
 
-    /// Stops the timer and releases it; it never fires afterwards.
+    /// Stops the timer and releases it; it never fires afterwards. Idempotent.
     package func cancel() {
-        source.cancel()
+        DeadlineScheduler.shared.remove(self)
     }
 
     /// Runs `operation` in a task that is cancelled when the deadline passes, or when
@@ -66,7 +60,7 @@ package final class ExchangeTimer: @unchecked Sendable {
             return (.failure(CancellationError()), true)
         }
         let outcome = Outcome<Value>()
-        let task = Task {
+        let task = Self.startTask {
             do {
                 outcome.deliver(.success(try await operation()))
             } catch {
@@ -94,20 +88,26 @@ package final class ExchangeTimer: @unchecked Sendable {
         return (result, timedOut)
     }
 
-    private func fire() {
+    /// Starts `work` in a task of its own, on the calling thread until its first
+    /// suspension where the runtime can (`Task.immediate`): an exchange that completes
+    /// without waiting (an in-memory transport) then needs no thread hop, and one that
+    /// waits for I/O hops only when its I/O completes, as it would without a timer.
+    private static func startTask(_ work: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        #if compiler(>=6.2)
+        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+            return Task.immediate(operation: work)
+        }
+        #endif
+        return Task(operation: work)
+    }
+
+    /// Called by the scheduler once the deadline has passed.
+    func fire() {
         let cancelRunning = state.withLock { state in
             state.hasFired = true
             return state.cancelRunning
         }
         cancelRunning?()
-    }
-
-    /// `duration` for `DispatchTime` arithmetic, zero when negative, saturating.
-    static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
-        let (seconds, attoseconds) = duration.components
-        guard seconds >= 0 else { return .nanoseconds(0) }
-        guard seconds < Int64(Int.max / 1_000_000_000) - 1 else { return .never }
-        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
     }
 }
 

@@ -111,18 +111,42 @@ import Testing
     }
 
     @Test func timersAreReleasedWhenTheExchangeEnds() async throws {
-        // Many exchanges with a long deadline: with cancellable timers the deadline never
-        // fires afterwards, and every timer object is gone once its exchange ended.
+        // Many exchanges with a long deadline: each timer leaves the scheduler when its
+        // exchange ends, and nothing keeps it alive afterwards.
         weak var lastTimer: ExchangeTimer?
         for _ in 0..<100 {
             let timer = ExchangeTimer(deadline: .now + .seconds(3600))
             lastTimer = timer
+            #expect(timer.heapIndex != nil)
             let outcome = await timer.run { 42 }
             timer.cancel()
+            #expect(timer.heapIndex == nil)
             #expect(try outcome.result.get() == 42)
             #expect(outcome.timedOut == false)
         }
         #expect(lastTimer == nil)
+    }
+
+    @Test func schedulerFiresEachTimerAtItsDeadlineInAnyOrderOfArrival() async throws {
+        // A late deadline first, then earlier ones: the system timer is re-armed for the
+        // earliest; a cancelled timer never fires.
+        let late = ExchangeTimer(deadline: .now + .seconds(30))
+        let cancelled = ExchangeTimer(deadline: .now + .milliseconds(100))
+        let early = ExchangeTimer(deadline: .now + .milliseconds(150))
+        let middle = ExchangeTimer(deadline: .now + .milliseconds(300))
+        cancelled.cancel()
+        let start = ContinuousClock.now
+        async let earlyRun = early.run { try await Task.sleep(for: .seconds(20)) }
+        async let middleRun = middle.run { try await Task.sleep(for: .seconds(20)) }
+        let (earlyOutcome, middleOutcome) = await (earlyRun, middleRun)
+        #expect(earlyOutcome.timedOut && middleOutcome.timedOut)
+        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(early.hasFired && middle.hasFired)
+        #expect(!cancelled.hasFired && !late.hasFired)
+        #expect(early.heapIndex == nil && middle.heapIndex == nil && cancelled.heapIndex == nil)
+        #expect(late.heapIndex != nil)
+        late.cancel()
+        #expect(late.heapIndex == nil)
     }
 
     // MARK: Every stage says what failed
