@@ -1,0 +1,39 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import OpenAPIRuntime
+import Strata
+import StrataTesting
+import Testing
+
+/// A server file that imports Hummingbird, AsyncHTTPClient, OpenAPIRuntime and Strata
+/// writes a Strata middleware without qualifying any name: `MessageBody` and
+/// `MiddlewareContext` clash with nothing in them (Hummingbird has a `RequestContext`,
+/// OpenAPIRuntime an `HTTPBody`). This file compiling is most of the test.
+struct RequestIDMiddleware: Middleware {
+    func intercept(
+        _ request: HTTPRequest,
+        body: MessageBody?,
+        context: MiddlewareContext,
+        next: MiddlewareNext
+    ) async throws -> (HTTPResponse, MessageBody?) {
+        var request = request
+        request.headerFields[HTTPField.Name("X-Request-ID")!] = "\(context.attempt)"
+        return try await next(request, body, context)
+    }
+}
+
+@Suite struct NameClashTests {
+    @Test func middlewareWrittenNextToHummingbirdAndOpenAPIRuntimeRuns() async throws {
+        let mock = MockTransport()
+        mock.stub(.get, "/ping", with: .json(["ok": true]))
+        let networker = Networker(transport: mock, middleware: [RequestIDMiddleware()])
+        let reply = try await networker.send(Endpoint<JSON>(RequestDescription(route: try URL(string: "http://x.io") + "/ping")))
+        #expect(reply == ["ok": true])
+        #expect(mock.requests.first?.headerFields[HTTPField.Name("X-Request-ID")!] == "1")
+        // The other libraries' types of the old names are still there, and distinct.
+        #expect(String(reflecting: OpenAPIRuntime.HTTPBody.self) == "OpenAPIRuntime.HTTPBody")
+        #expect(String(reflecting: BasicRequestContext.self) == "Hummingbird.BasicRequestContext")
+    }
+}
