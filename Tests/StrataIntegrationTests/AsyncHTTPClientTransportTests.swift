@@ -192,13 +192,14 @@ struct AsyncHTTPClientTransportTests {
         // AsyncHTTPClient applies the deadline to the head only; the body is bounded by the
         // caller (the Networker cancels the reading task), so no timer runs per read here.
         try await withTransport { transport, server in
+            let deadline = ContinuousClock.now + .seconds(2)
             let (response, body) = try await transport.send(
-                server.request(.get, "/stall-body"), body: nil, deadline: .now + .milliseconds(300))
+                server.request(.get, "/stall-body"), body: nil, deadline: deadline)
             #expect(response.status == .ok)
             var iterator = try #require(body).makeAsyncIterator()
             #expect(try await iterator.next() == Data("first".utf8))
             let read = Task { try await iterator.next() }
-            try await Task.sleep(for: .milliseconds(600))  // past the deadline, still waiting
+            try await Task.sleep(until: deadline + .milliseconds(500))  // past the deadline, still waiting
             read.cancel()
             await #expect(throws: CancellationError.self) { _ = try await read.value }
         }

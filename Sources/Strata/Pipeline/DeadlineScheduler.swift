@@ -35,8 +35,10 @@ final class DeadlineScheduler: @unchecked Sendable {
         source.activate()
     }
 
-    /// How many timers are pending, for tests.
-    var pendingCount: Int { lock.withLock { heap.count } }
+    /// Whether `timer` is still pending.
+    func contains(_ timer: ExchangeTimer) -> Bool {
+        lock.withLock { timer.heapIndex != nil }
+    }
 
     /// Schedules `timer` for its deadline.
     func add(_ timer: ExchangeTimer) {

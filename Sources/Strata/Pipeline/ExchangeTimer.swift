@@ -36,6 +36,9 @@ package final class ExchangeTimer: @unchecked Sendable {
         DeadlineScheduler.shared.add(self)
     }
 
+    /// Whether the timer is still waiting for its deadline (neither fired nor cancelled).
+    package var isPending: Bool { DeadlineScheduler.shared.contains(self) }
+
     /// Whether the deadline passed while work was running under the timer.
     package var hasFired: Bool { state.withLock { $0.hasFired } }
 

@@ -23,7 +23,7 @@ import Testing
 
     @Test func transportThatNeverReturnsIsStoppedByTheClientDeadline() async {
         var configuration = Networker.Configuration()
-        configuration.timeout = .milliseconds(200)
+        configuration.timeout = .seconds(1)
         let log = EventLog()
         let networker = Networker(transport: NeverReturningTransport(started: log), configuration: configuration)
         let start = ContinuousClock.now
@@ -33,7 +33,7 @@ import Testing
         #expect(error?.kind == .transport)
         #expect(error?.isTimeout == true)
         #expect(error?.phase == .awaitingHead)
-        #expect(elapsed >= .milliseconds(200) && elapsed < .seconds(5))
+        #expect(elapsed >= .seconds(1) && elapsed < .seconds(30))  // the transport alone would never return
         #expect(error?.description == "GET http://example.com/user/auth: transport failed while waiting for the response head: timed out")
     }
 
@@ -81,20 +81,20 @@ import Testing
 
     @Test func attemptTimeoutBoundsEachPassThroughTheTransport() async {
         var configuration = Networker.Configuration()
-        configuration.timeout = .seconds(30)
+        configuration.timeout = .seconds(120)
         configuration.attemptTimeout = .milliseconds(100)
         let deadlines = EventLog()
         let transport = ClosureTransport { _, _, deadline in
             let remaining = deadline.map { ContinuousClock.now.duration(to: $0) } ?? .zero
             deadlines.append(remaining <= .milliseconds(100) ? "attempt" : "total")
-            try await Task.sleep(for: .seconds(10))
+            try await Task.sleep(for: .seconds(60))
             return (HTTPResponse(status: .ok), nil)
         }
         let start = ContinuousClock.now
         let error = await #expect(throws: StrataError.self) {
             try await Networker(transport: transport, configuration: configuration).send(Endpoint<Void>(Self.auth))
         }
-        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(ContinuousClock.now - start < .seconds(30))  // far below the 60 s sleep and the 120 s call timeout
         #expect(deadlines.all == ["attempt"])
         #expect(error?.isTimeout == true)
     }
@@ -117,10 +117,10 @@ import Testing
         for _ in 0..<100 {
             let timer = ExchangeTimer(deadline: .now + .seconds(3600))
             lastTimer = timer
-            #expect(timer.heapIndex != nil)
+            #expect(timer.isPending)
             let outcome = await timer.run { 42 }
             timer.cancel()
-            #expect(timer.heapIndex == nil)
+            #expect(!timer.isPending)
             #expect(try outcome.result.get() == 42)
             #expect(outcome.timedOut == false)
         }
@@ -143,10 +143,10 @@ import Testing
         #expect(ContinuousClock.now - start < .seconds(10))
         #expect(early.hasFired && middle.hasFired)
         #expect(!cancelled.hasFired && !late.hasFired)
-        #expect(early.heapIndex == nil && middle.heapIndex == nil && cancelled.heapIndex == nil)
-        #expect(late.heapIndex != nil)
+        #expect(!early.isPending && !middle.isPending && !cancelled.isPending)
+        #expect(late.isPending)
         late.cancel()
-        #expect(late.heapIndex == nil)
+        #expect(!late.isPending)
     }
 
     // MARK: Every stage says what failed
