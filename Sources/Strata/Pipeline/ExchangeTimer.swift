@@ -17,7 +17,7 @@ import Foundation
 ///
 /// `@unchecked Sendable`: `state` is a ``Locked``; `heapIndex` is only read and written
 /// by ``DeadlineScheduler`` while it holds its lock.
-package final class ExchangeTimer: @unchecked Sendable {
+final class ExchangeTimer: @unchecked Sendable {
     private struct State {
         var hasFired = false
         /// Cancels the task currently running under the timer.
@@ -26,24 +26,24 @@ package final class ExchangeTimer: @unchecked Sendable {
 
     private let state = Locked(State())
     /// When the timer fires.
-    package let deadline: ContinuousClock.Instant
+    let deadline: ContinuousClock.Instant
     /// The timer's place in the scheduler's heap, `nil` when it is not scheduled.
     var heapIndex: Int?
 
     /// Starts a timer that fires at `deadline` (at once when it has passed).
-    package init(deadline: ContinuousClock.Instant) {
+    init(deadline: ContinuousClock.Instant) {
         self.deadline = deadline
         DeadlineScheduler.shared.add(self)
     }
 
     /// Whether the timer is still waiting for its deadline (neither fired nor cancelled).
-    package var isPending: Bool { DeadlineScheduler.shared.contains(self) }
+    var isPending: Bool { DeadlineScheduler.shared.contains(self) }
 
-    /// Whether the deadline passed while work was running under the timer.
-    package var hasFired: Bool { state.withLock { $0.hasFired } }
+    /// Whether the deadline passed (the timer fired).
+    var hasFired: Bool { state.withLock { $0.hasFired } }
 
     /// Stops the timer and releases it; it never fires afterwards. Idempotent.
-    package func cancel() {
+    func cancel() {
         DeadlineScheduler.shared.remove(self)
     }
 
@@ -55,7 +55,7 @@ package final class ExchangeTimer: @unchecked Sendable {
     /// cannot hold the caller past the deadline.
     /// - Returns: the operation's result, and whether the deadline passed while it ran
     ///   (then the result is usually a cancellation error, to be reported as a timeout).
-    package func run<Value: Sendable>(
+    func run<Value: Sendable>(
         _ operation: @escaping @Sendable () async throws -> Value
     ) async -> (result: Result<Value, any Error>, timedOut: Bool) {
         guard deadline > .now else {
@@ -157,11 +157,11 @@ private final class Outcome<Value: Sendable>: Sendable {
 }
 
 /// Runs work within a deadline: the helper every deadline in Strata goes through.
-package enum Deadline {
+enum Deadline {
     /// Runs `operation` under an ``ExchangeTimer`` for `deadline`, released when it
     /// ends; without a deadline, runs it directly.
     /// - Returns: the operation's result, and whether the deadline passed while it ran.
-    package static func run<Value: Sendable>(
+    static func run<Value: Sendable>(
         until deadline: ContinuousClock.Instant?,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async -> (result: Result<Value, any Error>, timedOut: Bool) {
@@ -172,7 +172,7 @@ package enum Deadline {
 
     /// Runs `operation` under `timer`, which stays armed afterwards; without a timer,
     /// runs it directly.
-    package static func run<Value: Sendable>(
+    static func run<Value: Sendable>(
         under timer: ExchangeTimer?,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async -> (result: Result<Value, any Error>, timedOut: Bool) {
