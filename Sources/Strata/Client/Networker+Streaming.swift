@@ -6,8 +6,8 @@ extension Networker {
     /// unread, for large or endless responses. The endpoint's parse function is not used.
     ///
     /// The status is validated before returning (content types are not, as that
-    /// needs the body). The call's deadline still holds while the body is read: one
-    /// timer covers the head and every read, and a read past the deadline throws
+    /// needs the body). The call's deadline still holds while a streamed body is read:
+    /// one timer covers the head and every read, and a read past the deadline throws
     /// ``TransportError`` of kind ``TransportError/Kind/timedOut``. The timer is released
     /// when the body ends, fails, or is dropped. Whether the body really streams depends
     /// on the transport: AsyncHTTPClient streams, URLSession delivers it whole.
@@ -24,9 +24,10 @@ extension Networker {
         switch outcome.result {
         case .success(let (response, responseBody)):
             head = response
-            if let responseBody, let timer {
+            if let responseBody, responseBody.bufferedData == nil, let timer {
                 body = MessageBody(length: responseBody.length, source: TimedChunkSource(responseBody, timer: timer))
             } else {
+                // No body, or one already in memory (URLSession, the mock): nothing left to time.
                 timer?.cancel()
                 body = responseBody ?? MessageBody(Data())
             }

@@ -79,6 +79,12 @@ import Testing
         #expect(error?.kind == .timedOut)
     }
 
+    @Test func streamedBodyAlreadyInMemoryIsReturnedAsItIs() async throws {
+        let (_, body) = try await Networker(transport: ClosureTransport.json(#"{"a":1}"#)).stream(Endpoint<Data>(Self.auth))
+        #expect(body.isReplayable)
+        #expect(body.bufferedData == Data(#"{"a":1}"#.utf8))
+    }
+
     @Test func attemptTimeoutBoundsEachPassThroughTheTransport() async {
         var configuration = Networker.Configuration()
         configuration.timeout = .seconds(120)
