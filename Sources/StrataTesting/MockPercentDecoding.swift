@@ -14,40 +14,18 @@ enum MockPercentDecoding {
     /// non-ASCII byte escaped (`%FF%25`), a spelling that is the same for every input
     /// that decodes to those bytes.
     static func decode(_ text: some StringProtocol) -> String {
-        let bytes = Array(text.utf8)
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == percent, index + 2 < bytes.count,
-               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
-                decoded.append(high << 4 | low)
-                index += 3
-            } else {
-                decoded.append(bytes[index])
-                index += 1
-            }
-        }
+        let decoded = URLPercentEscaping.decodedBytes(text)
         if let string = String(validating: decoded, as: UTF8.self) {
             return string
         }
         var escaped: [UInt8] = []
         for byte in decoded {
-            if byte == percent || byte >= 0x80 {
-                escaped.append(percent)
-                escaped.append(hexDigits[Int(byte >> 4)])
-                escaped.append(hexDigits[Int(byte & 0x0F)])
+            if byte == UInt8(ascii: "%") || byte >= 0x80 {
+                URLPercentEscaping.appendEscape(of: byte, to: &escaped)
             } else {
                 escaped.append(byte)
             }
         }
         return String(decoding: escaped, as: UTF8.self)
-    }
-
-    private static let percent = UInt8(ascii: "%")
-    private static let hexDigits = URLPercentEscaping.hexDigits
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        URLPercentEscaping.hexValue(byte)
     }
 }

@@ -45,17 +45,11 @@ struct Options: Sendable {
                 soak.concurrency = count
                 soakOnly.append(argument)
             case "--idle-seconds":
-                guard let value = rest.popFirst(), let count = Int(value), count >= 0 else {
-                    printError("--idle-seconds needs a non-negative integer")
-                    return nil
-                }
+                guard let count: Int = nonNegative(after: argument, in: &rest, "integer") else { return nil }
                 soak.idleSeconds = count
                 soakOnly.append(argument)
             case "--max-growth-mb":
-                guard let value = rest.popFirst(), let limit = Double(value), limit >= 0 else {
-                    printError("--max-growth-mb needs a non-negative number")
-                    return nil
-                }
+                guard let limit: Double = nonNegative(after: argument, in: &rest, "number") else { return nil }
                 soak.maxGrowthMB = limit
                 soakOnly.append(argument)
             case "-h", "--help":
@@ -98,6 +92,16 @@ struct Options: Sendable {
                  C tasks (default 16); S seconds idle after the load (default 5);
                  exits 1 when RSS grows more than X MB after the warm-up
         """
+
+    private static func nonNegative<Value: LosslessStringConvertible & Comparable & Numeric>(
+        after flag: String, in rest: inout ArraySlice<String>, _ kind: String
+    ) -> Value? {
+        guard let text = rest.popFirst(), let value = Value(text), value >= .zero else {
+            printError("\(flag) needs a non-negative \(kind)")
+            return nil
+        }
+        return value
+    }
 
     private static func positiveInteger(after flag: String, in rest: inout ArraySlice<String>) -> Int? {
         guard let value = rest.popFirst(), let count = Int(value), count > 0 else {

@@ -14,9 +14,9 @@ protocol ChunkSource: AnyObject, Sendable {
 ///   a stale copy of the iterator;
 /// - a read while another is still in flight throws ``MessageBodyError/alreadyConsumed``.
 ///
-/// `@unchecked Sendable`: the iterator lives in `state` (a ``Locked``) and is taken out
-/// for the duration of one read, so only one task ever touches it.
-final class IteratorChunkSource<Base: AsyncIteratorProtocol>: ChunkSource, @unchecked Sendable where Base.Element == Data {
+/// The iterator lives in `state` (a ``Locked``) and is taken out for the duration of
+/// one read, so only one task ever touches it.
+final class IteratorChunkSource<Base: AsyncIteratorProtocol>: ChunkSource where Base.Element == Data {
     private enum State {
         case idle(Base)
         case reading

@@ -16,7 +16,9 @@ import Foundation
 /// when the exchange ends: until then the scheduler keeps the timer.
 ///
 /// `@unchecked Sendable`: `state` is a ``Locked``; `heapIndex` is only read and written
-/// by ``DeadlineScheduler`` while it holds its lock.
+/// by the scheduler's ``TimerHeap``, which lives behind the scheduler's ``Locked`` (the
+/// heap needs each timer's position to remove it in O(log n); a lock of the timer's
+/// own around it would be taken once per heap swap).
 final class ExchangeTimer: @unchecked Sendable {
     private struct State {
         var hasFired = false
@@ -27,7 +29,7 @@ final class ExchangeTimer: @unchecked Sendable {
     private let state = Locked(State())
     /// When the timer fires.
     let deadline: ContinuousClock.Instant
-    /// The timer's place in the scheduler's heap, `nil` when it is not scheduled.
+    /// The timer's place in the scheduler's heap, `nil` when it is not pending.
     var heapIndex: Int?
 
     /// Starts a timer that fires at `deadline` (at once when it has passed).

@@ -15,7 +15,7 @@ package enum URLPercentEscaping {
     static let queryAllowed = asciiTable(.urlQueryAllowed)
 
     /// The uppercase hexadecimal digits, for writing `%XX`.
-    package static let hexDigits = Array("0123456789ABCDEF".utf8)
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
     private static let percent = UInt8(ascii: "%")
 
     /// `text` with every byte that is neither allowed nor part of a valid `%XX` escape
@@ -33,17 +33,42 @@ package enum URLPercentEscaping {
                     index += 3
                     continue
                 }
-                output.append(contentsOf: [percent, UInt8(ascii: "2"), UInt8(ascii: "5")])
+                appendEscape(of: percent, to: &output)
             } else if byte < 0x80, allowed[Int(byte)] {
                 output.append(byte)
             } else {
-                output.append(percent)
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0x0F)])
+                appendEscape(of: byte, to: &output)
             }
             index += 1
         }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends `%XX` (uppercase hexadecimal) for `byte` to `output`.
+    package static func appendEscape(of byte: UInt8, to output: inout [UInt8]) {
+        output.append(percent)
+        output.append(hexDigits[Int(byte >> 4)])
+        output.append(hexDigits[Int(byte & 0x0F)])
+    }
+
+    /// The bytes of `text` with every valid `%XX` escape decoded and everything else
+    /// (a lone `%` included) kept as it is.
+    package static func decodedBytes(_ text: some StringProtocol) -> [UInt8] {
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == percent, index + 2 < bytes.count,
+               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                output.append(high << 4 | low)
+                index += 3
+            } else {
+                output.append(bytes[index])
+                index += 1
+            }
+        }
+        return output
     }
 
     /// Whether `byte` is an ASCII hexadecimal digit.
@@ -52,7 +77,7 @@ package enum URLPercentEscaping {
     }
 
     /// The value of the ASCII hexadecimal digit `byte`, or `nil` when it is none.
-    package static func hexValue(_ byte: UInt8) -> UInt8? {
+    static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0") ... UInt8(ascii: "9"): byte - UInt8(ascii: "0")
         case UInt8(ascii: "a") ... UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10

@@ -29,7 +29,7 @@ import Testing
             let pairs = output.isEmpty ? [] : output.split(separator: "&", omittingEmptySubsequences: false).map { pair -> ([UInt8], [UInt8]) in
                 let parts = pair.split(separator: "=", omittingEmptySubsequences: false)
                 #expect(parts.count == 2)
-                return (PercentText.decodedBytes(parts[0]), PercentText.decodedBytes(parts.last ?? ""))
+                return (URLPercentEscaping.decodedBytes(parts[0]), URLPercentEscaping.decodedBytes(parts.last ?? ""))
             }
             // Alphabetized by key, every pair decoding to the original key and value.
             let expected = members.sorted { $0.key < $1.key }
@@ -90,7 +90,7 @@ import Testing
             let result = try #require(encoded.head.url)
             let query = URLComponents(url: result, resolvingAgainstBaseURL: false)?.percentEncodedQuery
             #expect(query.map(PercentText.hasOnlyValidEscapes) ?? true)
-            #expect(query.map { PercentText.decodedBytes($0) == PercentText.decodedBytes(output) } ?? output.isEmpty)
+            #expect(query.map { URLPercentEscaping.decodedBytes($0) == URLPercentEscaping.decodedBytes(output) } ?? output.isEmpty)
         }
     }
 

@@ -23,7 +23,7 @@ import Testing
     /// The text a random segment or value stands for: valid `%XX` escapes decoded, any
     /// other `%` kept; `nil` when the bytes are not UTF-8.
     static func meaning(_ text: String) -> String? {
-        String(validating: PercentText.decodedBytes(text), as: UTF8.self)
+        String(validating: URLPercentEscaping.decodedBytes(text), as: UTF8.self)
     }
 
     @Test func aStubAnswersARequestForItsOwnTarget() async throws {

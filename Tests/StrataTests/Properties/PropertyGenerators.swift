@@ -174,34 +174,6 @@ enum PercentText {
     static func isEscaped(_ text: String, allowed: CharacterSet) -> Bool {
         text.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "%" || allowed.contains($0)) }
     }
-
-    /// The bytes of `text` with every valid `%XX` escape decoded and everything else
-    /// (a lone `%` included) kept as it is.
-    static func decodedBytes(_ text: some StringProtocol) -> [UInt8] {
-        let bytes = Array(text.utf8)
-        var output: [UInt8] = []
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
-                output.append(high << 4 | low)
-                index += 3
-            } else {
-                output.append(bytes[index])
-                index += 1
-            }
-        }
-        return output
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0") ... UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a") ... UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A") ... UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }
 
 extension Array where Element: Equatable {

@@ -39,13 +39,13 @@ import Testing
 
             let (pathPart, queryPart) = Self.split(path)
             // Leading slashes are dropped: exactly one joins the base and the path.
-            let expectedPath = PercentText.decodedBytes(pathPart.drop { $0 == "/" })
-            #expect(PercentText.decodedBytes(encodedPath).hasSuffix(expectedPath))
+            let expectedPath = URLPercentEscaping.decodedBytes(pathPart.drop { $0 == "/" })
+            #expect(URLPercentEscaping.decodedBytes(encodedPath).hasSuffix(expectedPath))
             if let queryPart, !queryPart.isEmpty {
                 let query = try #require(encodedQuery)
                 #expect(PercentText.hasOnlyValidEscapes(query))
                 #expect(PercentText.isEscaped(query, allowed: .urlQueryAllowed))
-                #expect(PercentText.decodedBytes(query) == PercentText.decodedBytes(queryPart))
+                #expect(URLPercentEscaping.decodedBytes(query) == URLPercentEscaping.decodedBytes(queryPart))
             } else {
                 #expect(encodedQuery == nil)
             }
@@ -74,7 +74,7 @@ import Testing
                 #expect(URLPercentEscaping.escape(once, allowed: allowed) == once)
                 #expect(PercentText.hasOnlyValidEscapes(once))
                 #expect(once.unicodeScalars.allSatisfy { $0.isASCII })
-                #expect(PercentText.decodedBytes(once) == PercentText.decodedBytes(text))
+                #expect(URLPercentEscaping.decodedBytes(once) == URLPercentEscaping.decodedBytes(text))
             }
         }
     }
@@ -130,7 +130,7 @@ import Testing
                 #expect(encoded == "lang=en")
             } else {
                 #expect(encoded.hasPrefix("lang=en&"))
-                #expect(PercentText.decodedBytes(encoded.dropFirst("lang=en&".count)) == PercentText.decodedBytes(query))
+                #expect(URLPercentEscaping.decodedBytes(encoded.dropFirst("lang=en&".count)) == URLPercentEscaping.decodedBytes(query))
             }
         }
     }
