@@ -1,4 +1,25 @@
 /// A failure below HTTP: the request never got a complete response.
+///
+/// ## One classification on every transport
+/// Strata's transports report the same condition the same way, so code that handles
+/// errors does not depend on the transport (a ``Networker`` wraps these in a
+/// ``StrataError`` whose ``StrataError/phase`` says whether the head had arrived):
+///
+/// | condition | kind |
+/// |---|---|
+/// | nothing listens at the address | ``Kind/connectionRefused`` |
+/// | the host name does not resolve | ``Kind/hostNotFound`` |
+/// | the deadline passed (before the head or while reading the body) | ``Kind/timedOut`` |
+/// | the connection closed or reset before the response was complete (also a body shorter than its `Content-Length`) | ``Kind/connectionLost`` |
+/// | a reply that is not HTTP, bad framing, invalid header bytes, a compressed body that does not decompress | ``Kind/malformedResponse`` |
+/// | the TLS handshake or certificate check failed | ``Kind/tls`` |
+/// | the request cannot be sent as described (no absolute URL, a header the transport rejects) | ``Kind/invalidRequest`` |
+///
+/// A body larger than the client's limit — declared by `Content-Length`, received, or
+/// after decompression — is not a transport failure: the ``Networker`` reports
+/// ``StrataError/Kind/bodyTooLarge`` (from ``MessageBodyError/tooLarge(limit:)``).
+/// ``description`` is one line on every transport; the transport's own error stays in
+/// ``underlying``.
 public struct TransportError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure it was, as far as the transport can tell.
     ///
@@ -23,6 +44,11 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         public static let hostNotFound = Kind("host not found")
         /// The TLS handshake or certificate validation failed.
         public static let tls = Kind("TLS failure")
+        /// The server's reply broke HTTP: bytes that are not an HTTP response, bad framing
+        /// (`Content-Length` and body disagree, a broken chunked encoding), invalid header
+        /// fields, or a compressed body that does not decompress. The server's fault,
+        /// never the caller's.
+        public static let malformedResponse = Kind("malformed response")
         /// The request could not be sent as described (for example a URL the transport rejects).
         public static let invalidRequest = Kind("invalid request")
         /// Anything else; see ``TransportError/underlying``.
