@@ -59,16 +59,28 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     public let kind: Kind
     /// The transport's own error, when there is one.
     public let underlying: (any Error)?
+    /// A short, readable account of what happened, when the transport gives one; the
+    /// ``description`` uses it instead of the underlying error's own text (which, for
+    /// some platform errors, is a multi-line dump).
+    public let detail: String?
 
     /// Creates a transport error.
-    public init(_ kind: Kind, underlying: (any Error)? = nil) {
+    /// - Parameters:
+    ///   - kind: what kind of failure it was.
+    ///   - underlying: the transport's own error.
+    ///   - detail: a short account for logs; by default the underlying error's description.
+    public init(_ kind: Kind, underlying: (any Error)? = nil, detail: String? = nil) {
         self.kind = kind
         self.underlying = underlying
+        self.detail = detail
     }
 
-    /// A one-line description for logs, with the underlying error when there is one.
+    /// A one-line description for logs: the kind, then ``detail`` or the underlying
+    /// error (its first line, at most 200 characters).
     public var description: String {
-        guard let underlying else { return kind.description }
-        return "\(kind): \(String(describing: underlying))"
+        guard let text = detail ?? underlying.map({ String(describing: $0) }) else { return kind.description }
+        let line = text.prefix { !$0.isNewline }
+        let short = line.count > 200 ? line.prefix(200) + "…" : line
+        return "\(kind): \(short)"
     }
 }
