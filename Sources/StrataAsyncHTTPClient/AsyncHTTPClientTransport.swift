@@ -42,7 +42,8 @@ public struct AsyncHTTPClientTransport: Transport {
     ///
     /// Call ``shutdown()`` once you are done with the transport.
     /// - Parameter configuration: the client's configuration; the default,
-    ///   `HTTPClient.Configuration/strataDefault`, decompresses responses and follows redirects.
+    ///   `HTTPClient.Configuration/strataDefault`, decompresses responses and leaves
+    ///   redirects to the ``Networker``.
     public init(configuration: HTTPClient.Configuration = .strataDefault) {
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         self.isOwningClient = true
@@ -52,7 +53,8 @@ public struct AsyncHTTPClientTransport: Transport {
     ///
     /// Configure the client yourself (for example with
     /// `HTTPClient.Configuration/strataDefault`); `HTTPClient.Configuration()` does not
-    /// decompress responses.
+    /// decompress responses, and it follows redirects itself, which bypasses the
+    /// ``Networker``'s ``RedirectPolicy`` (set `redirectConfiguration = .disallow`).
     /// - Parameter client: a running client, shut down by the caller after the last request.
     public init(client: HTTPClient) {
         self.client = client

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOPosix
 
 /// Sorts the errors AsyncHTTPClient and SwiftNIO throw into what a ``Transport`` reports:
@@ -33,6 +34,10 @@ enum TransportErrorClassifier {
         case let error as IOError: kind(ofErrno: error.errnoCode)
         case let error as ChannelError: kind(of: error)
         case HTTPParserError.invalidEOFState: .connectionLost  // closed before the message ended
+        case is HTTPParserError: .malformedResponse  // not HTTP, bad framing or header bytes
+        case NIOHTTPDecompression.DecompressionError.limit: .bodyTooLarge  // the bomb guard
+        case is NIOHTTPDecompression.DecompressionError, is NIOHTTPDecompression.ExtraDecompressionError:
+            .malformedResponse  // a compressed body that does not decompress (corrupt, cut short)
         default: platformKind(of: error) ?? (isTLSError(error) ? .tls : .other)
         }
     }

@@ -15,6 +15,9 @@ import NIOCore
 /// - `GET /hang`: answers after 60 seconds (for deadlines and cancellation).
 /// - `GET /stall-body`: sends the head and a first chunk, then stalls for 60 seconds.
 /// - `GET /redirect`: `302` to `/json/user/1`.
+/// - `/redirect-to?status={code}&location={URL}` (`GET`, `HEAD`, `POST`, `PUT`, `DELETE`):
+///   that status (302 by default) with that `Location` and the body `moved`.
+/// - `GET /loop`: `302` to itself.
 public enum EchoRoutes {
     /// Adds the routes to `router`.
     public static func register(on router: Router<BasicRequestContext>) {
@@ -69,6 +72,17 @@ public enum EchoRoutes {
         }
         router.get("redirect") { _, _ in
             Response(status: .found, headers: [.location: "/json/user/1"])
+        }
+        router.get("loop") { _, _ in Response(status: .found, headers: [.location: "/loop"]) }
+        // `/redirect-to?status=307&location=URL`, for any method: a redirect with a small body.
+        for method in [HTTPRequest.Method.get, .head, .post, .put, .delete] {
+            router.on("redirect-to", method: method) { request, _ in
+                let query = request.uri.queryParameters
+                let status = query.get("status", as: Int.self) ?? 302
+                let location = query.get("location").map { String($0) } ?? "/"
+                return Response(status: .init(code: status), headers: [.location: location, .contentType: "text/plain"],
+                                body: .init(byteBuffer: ByteBuffer(string: "moved")))
+            }
         }
     }
 

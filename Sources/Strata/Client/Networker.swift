@@ -53,15 +53,21 @@ public struct Networker: Sendable {
         public var validation: ResponseValidation = .default
         /// The logger handed to middleware in ``MiddlewareContext``.
         public var logger = Logger(label: "strata")
+        /// How redirects are followed: a ``RedirectMiddleware`` with this policy runs as
+        /// the outermost step, unless the client's middleware has one of its own. `nil`
+        /// returns redirect responses as they are (then the default validation fails them
+        /// as ``StrataError/Kind/unacceptableStatus``).
+        public var redirects: RedirectPolicy? = RedirectPolicy()
 
         /// The defaults: sorted-key JSON, 60 s timeout, 32 MiB bodies, 64 KiB error
-        /// bodies, 2xx accepted.
+        /// bodies, 2xx accepted, redirects followed under ``RedirectPolicy``'s defaults.
         public init() {}
     }
 
     /// Sends the requests.
     public let transport: any Transport
-    /// The steps around the transport, outermost first.
+    /// The steps around the transport, outermost first, as given (the
+    /// ``RedirectMiddleware`` of ``Configuration/redirects`` is not listed).
     public let middleware: [any Middleware]
     /// Shared settings.
     public let configuration: Configuration
@@ -72,7 +78,9 @@ public struct Networker: Sendable {
         self.transport = transport
         self.middleware = middleware
         self.configuration = configuration
-        self.chain = Pipeline.chain(middleware, transport: transport)
+        let redirects = middleware.contains { $0 is RedirectMiddleware } ? nil : configuration.redirects
+        let steps: [any Middleware] = redirects.map { [RedirectMiddleware(policy: $0)] + middleware } ?? middleware
+        self.chain = Pipeline.chain(steps, transport: transport)
     }
 
     /// Loads `endpoint` and returns its parsed response.

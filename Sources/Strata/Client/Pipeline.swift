@@ -45,13 +45,21 @@ enum Pipeline {
         error is StrataError || error is TransportError || error is CancellationError || error is MessageBodyError
     }
 
-    /// One pass through the transport, within the context's attempt timeout when it has one.
+    /// One pass through the transport, within the context's attempt timeout when it has
+    /// one. Credentials are withheld from a redirect that left its origin
+    /// (``RedirectHop/withholdsCredentials``), and a status without a reason phrase gets
+    /// the standard one, whatever the transport.
     static func send(
         _ request: HTTPRequest,
         body: MessageBody?,
         context: MiddlewareContext,
         through transport: any Transport
     ) async throws -> (HTTPResponse, MessageBody?) {
+        var outgoing = request
+        if context.redirect?.withholdsCredentials == true {
+            outgoing.headerFields = outgoing.headerFields.removingCredentials()
+        }
+        let request = outgoing
         let deadline = context.attemptDeadline
         let attemptTimer = context.attemptTimeout == nil ? nil : deadline.map(ExchangeTimer.init)
         defer { attemptTimer?.cancel() }
@@ -60,7 +68,9 @@ enum Pipeline {
         }
         if outcome.timedOut { throw TransportError(.timedOut) }
         switch outcome.result {
-        case .success(let response): return response
+        case .success(var response):
+            response.0.status = response.0.status.withStandardReasonPhrase
+            return response
         case .failure(let error) where passesThrough(error): throw error
         case .failure(let error): throw TransportError(.other, underlying: error)
         }
@@ -81,6 +91,8 @@ enum Pipeline {
         case is CancellationError:
             return StrataError(.cancelled, request: request, response: response)
         case MessageBodyError.tooLarge:
+            return StrataError(.bodyTooLarge, underlying: cause, request: request, response: response)
+        case let error as TransportError where error.kind == .bodyTooLarge:
             return StrataError(.bodyTooLarge, underlying: cause, request: request, response: response)
         case let error as TransportError where error.kind == .timedOut || !Task.isCancelled:
             return transport(error)

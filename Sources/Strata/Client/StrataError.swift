@@ -66,6 +66,9 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
         public static let mapping = Kind("mapping")
         /// A middleware step failed on its own account (for example a token provider).
         public static let middleware = Kind("middleware")
+        /// A redirect was not followed: too many, a loop, `https` to `http`, a bad
+        /// `Location`, or a body that cannot be resent; see ``RedirectError``.
+        public static let redirect = Kind("redirect")
     }
 
     /// Where in the exchange a transport failure happened, when it is known.
@@ -212,6 +215,7 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
         case .decoding: return "decoding failed: \(mappingError?.description ?? cause ?? "")"
         case .mapping: return "mapping failed: \(mappingError?.description ?? cause ?? "")"
         case .middleware: return "middleware \(middleware ?? "?") failed: \(cause ?? "")"
+        case .redirect: return "redirect not followed: \(cause ?? "")"
         default: return "\(kind) failed" + (cause.map { ": \($0)" } ?? "")
         }
     }

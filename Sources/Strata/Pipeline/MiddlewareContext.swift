@@ -24,6 +24,11 @@ public struct MiddlewareContext: Sendable {
     /// metadata to an identifier unique within the process, so every line about one
     /// call can be found.
     public var logger: Logger
+    /// The redirect this request follows, set by ``RedirectMiddleware``; `nil` for the
+    /// call's first request. When ``RedirectHop/withholdsCredentials`` is set, the
+    /// credential fields are removed from the request just before the transport, whatever
+    /// middleware added on the way.
+    public var redirect: RedirectHop?
 
     /// Creates a context.
     public init(
@@ -31,13 +36,15 @@ public struct MiddlewareContext: Sendable {
         deadline: ContinuousClock.Instant? = nil,
         attemptTimeout: Duration? = nil,
         attributes: [String: String] = [:],
-        logger: Logger = Logger(label: "strata")
+        logger: Logger = Logger(label: "strata"),
+        redirect: RedirectHop? = nil
     ) {
         self.attempt = attempt
         self.deadline = deadline
         self.attemptTimeout = attemptTimeout
         self.attributes = attributes
         self.logger = logger
+        self.redirect = redirect
     }
 
     /// The deadline of an attempt starting now: the earlier of ``deadline`` and now

@@ -16,8 +16,9 @@
 /// | the request cannot be sent as described (no absolute URL, a header the transport rejects) | ``Kind/invalidRequest`` |
 ///
 /// A body larger than the client's limit — declared by `Content-Length`, received, or
-/// after decompression — is not a transport failure: the ``Networker`` reports
-/// ``StrataError/Kind/bodyTooLarge`` (from ``MessageBodyError/tooLarge(limit:)``).
+/// after decompression — is reported by the ``Networker`` as
+/// ``StrataError/Kind/bodyTooLarge`` (from ``MessageBodyError/tooLarge(limit:)``); so is
+/// a transport's own guard, such as a decompression ratio (``Kind/bodyTooLarge``).
 /// ``description`` is one line on every transport; the transport's own error stays in
 /// ``underlying``.
 public struct TransportError: Error, Sendable, CustomStringConvertible {
@@ -49,6 +50,10 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         /// fields, or a compressed body that does not decompress. The server's fault,
         /// never the caller's.
         public static let malformedResponse = Kind("malformed response")
+        /// The body broke a size limit the transport enforces on its own, such as a
+        /// decompression ratio that guards against compression bombs. A ``Networker``
+        /// reports it as ``StrataError/Kind/bodyTooLarge``.
+        public static let bodyTooLarge = Kind("body too large")
         /// The request could not be sent as described (for example a URL the transport rejects).
         public static let invalidRequest = Kind("invalid request")
         /// Anything else; see ``TransportError/underlying``.
@@ -84,3 +89,4 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         return "\(kind): \(short)"
     }
 }
+
