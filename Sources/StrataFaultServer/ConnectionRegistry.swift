@@ -8,6 +8,7 @@ final class ConnectionRegistry: Sendable {
         var requests: [RecordedRequest] = []
         var connectionCount = 0
         var open: [Int: any Channel] = [:]
+        var isShutDown = false
     }
 
     private let state = NIOLockedValueBox(State())
@@ -18,15 +19,22 @@ final class ConnectionRegistry: Sendable {
     /// How many connections were accepted.
     var connectionCount: Int { state.withLockedValue { $0.connectionCount } }
 
-    /// The connections not closed yet.
-    var openChannels: [any Channel] { state.withLockedValue { Array($0.open.values) } }
-
-    /// Registers a new connection and returns its number (1 for the first).
-    func opened(_ channel: any Channel) -> Int {
+    /// Registers a new connection and returns its number (1 for the first), or `nil`
+    /// once the server has shut down: the connection is to be closed unserved.
+    func opened(_ channel: any Channel) -> Int? {
         state.withLockedValue { state in
+            guard !state.isShutDown else { return nil }
             state.connectionCount += 1
             state.open[state.connectionCount] = channel
             return state.connectionCount
+        }
+    }
+
+    /// Marks the server as shut down and returns the connections still open, to close.
+    func shutDown() -> [any Channel] {
+        state.withLockedValue { state in
+            state.isShutDown = true
+            return Array(state.open.values)
         }
     }
 

@@ -86,6 +86,10 @@ public enum FaultRoute: Sendable, Hashable, CustomStringConvertible {
         (.unavailable, "/unavailable"), (.unavailableNoReason, "/unavailable-no-reason"),
     ]
 
+    /// Every route without parameters (all but ``redirect(status:to:withBody:)`` and
+    /// ``chain(_:)``), in the order of the table above.
+    public static var allWithoutParameters: [FaultRoute] { fixedPaths.map(\.0) }
+
     /// The request target (path and query) that selects this behaviour.
     public var target: String {
         switch self {

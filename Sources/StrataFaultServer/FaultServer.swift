@@ -28,6 +28,7 @@ public final class FaultServer: Sendable {
 
     private let listener: any Channel
     private let registry: ConnectionRegistry
+    /// Accepts connections and serves them; ends once the listener and every connection closed.
     private let task: Task<Void, Never>
 
     private init(port: Int, listener: any Channel, registry: ConnectionRegistry, task: Task<Void, Never>) {
@@ -61,14 +62,14 @@ public final class FaultServer: Sendable {
     /// Runs `body` with a fresh server and always shuts it down.
     public static func with<T>(_ body: (FaultServer) async throws -> T) async throws -> T {
         let server = try await start()
+        let result: Result<T, any Error>
         do {
-            let result = try await body(server)
-            await server.shutdown()
-            return result
+            result = .success(try await body(server))
         } catch {
-            await server.shutdown()
-            throw error
+            result = .failure(error)
         }
+        await server.shutdown()
+        return try result.get()
     }
 
     /// The URL of `route` on this server.
@@ -87,17 +88,21 @@ public final class FaultServer: Sendable {
 
     /// Stops listening, closes every connection (ending any behaviour still running) and
     /// waits until all of them have finished. Calling it again does nothing more.
+    ///
+    /// The accepting task is not cancelled: connections accepted but not yet handed over
+    /// would then never be closed, which SwiftNIO treats as a fatal error. Instead the
+    /// listener closes, every connection handed over from then on is closed at once, and
+    /// closing the open ones makes their behaviours fail their next read or write.
     public func shutdown() async {
-        task.cancel()
         try? await listener.close()
-        for channel in registry.openChannels {
+        for channel in registry.shutDown() {
             try? await channel.close()
         }
         await task.value
     }
 
-    /// Accepts connections until the listener closes or the task is cancelled, serving
-    /// each in a child task; the children are cancelled when accepting ends.
+    /// Accepts connections until the listener closes, serving each in a child task;
+    /// once the server shuts down, connections still handed over are closed unserved.
     private static func accept(
         on listener: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>,
         registry: ConnectionRegistry
@@ -105,14 +110,16 @@ public final class FaultServer: Sendable {
         await withDiscardingTaskGroup { group in
             try? await listener.executeThenClose { connections in
                 for try await connection in connections {
-                    let number = registry.opened(connection.channel)
                     group.addTask {
+                        guard let number = registry.opened(connection.channel) else {
+                            try? await connection.executeThenClose { _, _ in }
+                            return
+                        }
                         await FaultConnection(number: number, registry: registry).serve(connection)
                         registry.closed(number)
                     }
                 }
             }
-            group.cancelAll()
         }
     }
 }

@@ -6,12 +6,6 @@ public struct RecordedRequest: Sendable, Equatable, CustomStringConvertible {
         public let name: String
         /// The field value, without leading or trailing whitespace.
         public let value: String
-
-        /// Creates a header field.
-        public init(name: String, value: String) {
-            self.name = name
-            self.value = value
-        }
     }
 
     /// Which connection carried the request: 1 for the server's first connection, 2 for
@@ -25,15 +19,6 @@ public struct RecordedRequest: Sendable, Equatable, CustomStringConvertible {
     public let headerFields: [HeaderField]
     /// The body (read by its `Content-Length`); empty when there is none.
     public let body: [UInt8]
-
-    /// Creates a record.
-    public init(connection: Int, method: String, target: String, headerFields: [HeaderField], body: [UInt8]) {
-        self.connection = connection
-        self.method = method
-        self.target = target
-        self.headerFields = headerFields
-        self.body = body
-    }
 
     /// The target's path, without the query.
     public var path: String {

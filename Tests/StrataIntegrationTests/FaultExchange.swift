@@ -27,7 +27,7 @@ enum FaultExchange {
         method: HTTPRequest.Method = .get,
         headers: HTTPFields = [:],
         body: Data? = nil
-    ) async -> (FaultOutcome, elapsed: Duration) {
+    ) async -> (FaultObservation, elapsed: Duration) {
         let request = RequestDescription(route: url, method: method, headers: headers,
                                          body: body.map { .data($0, contentType: "text/plain") })
         let start = ContinuousClock.now
@@ -37,7 +37,7 @@ enum FaultExchange {
         } catch {
             result = .failure(error)
         }
-        return (FaultOutcome(result), start.duration(to: .now))
+        return (FaultObservation(result), start.duration(to: .now))
     }
 
     /// Prints `columns` as a Markdown table row when `STRATA_FAULT_REPORT` is set, for the
