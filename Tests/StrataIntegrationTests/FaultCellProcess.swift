@@ -7,10 +7,11 @@ import Testing
 /// binary again, running only ``FaultCellChildTests``, which writes a ``FaultCellReport``.
 ///
 /// A process of its own gives a clean measure of the resident set, and keeps what the
-/// cell does to the process away from the other tests: on Linux every `URLSession`
-/// shares one work queue, so a client inflating a gzip bomb there stalls every other
-/// `URLSession` task — and, while a cancelled task waits for that queue, threads of the
-/// cooperative pool — for as long as the inflating takes.
+/// cell does to the process away from the other tests. Run in the test process, a
+/// `URLSession` inflating the gzip bomb or buffering an endless body held up the other
+/// tests running beside it — `URLSession` and AsyncHTTPClient ones alike — for 8 to 11 s
+/// past their deadlines (FoundationNetworking's sessions appear to share one work queue,
+/// and cancelling a task to wait for it).
 enum FaultCellProcess {
     /// The environment variable naming the cell a child process runs (``FaultPair/description``).
     static let cellVariable = "STRATA_FAULT_CELL"

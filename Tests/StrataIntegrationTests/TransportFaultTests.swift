@@ -99,10 +99,10 @@ struct TransportFaultTests {
         FaultPair(.headerNameControl, .asyncHTTPClient),
         FaultPair(.headerNameControl, .urlSession),
         // A gzip bomb: AsyncHTTPClient's ratio limit throws `other` (limit) instead of
-        // bodyTooLarge; URLSession inflates it all (about 2 GiB) and times out.
+        // bodyTooLarge; URLSession inflates all of it (RSS +2 GiB), past the deadline.
         FaultPair(.gzipBomb, .asyncHTTPClient),
         FaultPair(.gzipBomb, .urlSession),
-        // A huge or endless body: URLSession buffers it (about 1 GiB) until the deadline.
+        // A huge or endless body: URLSession buffers it (RSS +0.5 to 1.2 GiB) until the deadline.
         FaultPair(.hugeLength, .urlSession),
         FaultPair(.endlessChunked, .urlSession),
     ]
