@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),  // tests only: name clashes
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),  // the fault server's gzip bodies
     ],
     targets: [
         // The core: models, routing, encodings, requests, pipeline, client. No transport.
@@ -67,6 +68,17 @@ let package = Package(
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]
+        ),
+        // An in-process HTTP/1.1 server on SwiftNIO that misbehaves at the byte level
+        // (resets, trickles, bad framing, gzip bombs, redirects), for the transport fault tests.
+        .target(
+            name: "StrataFaultServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ]
         ),
         // The demo API (users, photos, auth, uploads, failures) served in-process, for
@@ -132,10 +144,12 @@ let package = Package(
                 "StrataAsyncHTTPClient",
                 "StrataTesting",
                 "StrataTestServer",
+                "StrataFaultServer",
                 "StrataDemoServer",
                 "StrataDemo",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "CompressNIO", package: "compress-nio"),  // checks the fault server's gzip bodies
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]

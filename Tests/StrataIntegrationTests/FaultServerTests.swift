@@ -1,0 +1,83 @@
+import CompressNIO
+import Foundation
+import NIOCore
+import Strata
+import StrataFaultServer
+import Testing
+
+/// The fault server itself: its routes round-trip, its gzip bodies are what they claim,
+/// and it records what it receives.
+@Suite("Fault server")
+struct FaultServerTests {
+    static let routes: [FaultRoute] = FaultRoute.allWithoutParameters + [
+        .chain(0), .chain(12), .redirect(status: 307, to: "/ok", withBody: false),
+        .redirect(status: 301, to: "http://127.0.0.1:9/a b?x=1&y=%20#frag", withBody: true),
+    ]
+
+    @Test(arguments: routes)
+    func routeRoundTripsThroughItsTarget(_ route: FaultRoute) {
+        #expect(FaultRoute(target: route.target) == route)
+    }
+
+    @Test func redirectTargetPercentEncodesItsLocation() {
+        let route = FaultRoute.redirect(status: 302, to: "http://127.0.0.1:9/a?b=1&c", withBody: false)
+        #expect(route.target == "/redirect?status=302&to=http%3A%2F%2F127.0.0.1%3A9%2Fa%3Fb%3D1%26c")
+    }
+
+    @Test func unknownTargetsSelectNoRoute() {
+        #expect(FaultRoute(target: "/nope") == nil)
+        #expect(FaultRoute(target: "/redirect?status=200&to=/ok") == nil)
+        #expect(FaultRoute(target: "/chain/-1") == nil)
+    }
+
+    @Test func intactGzipInflatesToTheText() throws {
+        var gzip = GzipBodies.intact
+        var text = try gzip.decompress(with: .gzip())
+        #expect(text.readString(length: text.readableBytes) == GzipBodies.text)
+        #expect(GzipBodies.text.utf8.count == 8_800)
+    }
+
+    @Test func truncatedGzipIsTheFirstHalfAndInflatesToAPrefixOnly() throws {
+        #expect(GzipBodies.truncated.readableBytes == GzipBodies.intact.readableBytes / 2)
+        #expect(GzipBodies.truncated == GzipBodies.intact.getSlice(at: 0, length: GzipBodies.truncated.readableBytes))
+        // zlib inflates what there is without complaint; only the missing end of the
+        // stream (no final block, no trailer) tells that it was cut.
+        var gzip = GzipBodies.truncated
+        var text = try gzip.decompress(with: .gzip())
+        #expect(text.readString(length: text.readableBytes) == String(GzipBodies.text.utf8.prefix(4187)))
+    }
+
+    @Test func bombInflatesToExactlyItsSizeOfZeros() throws {
+        var bomb = GzipBodies.bomb(inflatedMiB: 4)
+        var inflated = ByteBufferAllocator().buffer(capacity: 4 << 20)
+        try bomb.decompress(to: &inflated, with: .gzip())
+        #expect(inflated == ByteBuffer(repeating: 0, count: 4 << 20))
+    }
+
+    @Test func fullBombIsAboutOneMebibyteForOneGibibyte() {
+        #expect(GzipBodies.bombInflatedSize == 1 << 30)
+        #expect(GzipBodies.bomb.readableBytes == 1_060_888)
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func recordsRequestsAndKeepsWellBehavedConnectionsAlive(_ transport: TransportKind) async throws {
+        try await FaultServer.with { server in
+            try await transport.with { client in
+                let networker = FaultExchange.networker(over: client)
+                for _ in 0..<3 {
+                    let (observation, _) = await FaultExchange.run(
+                        server.url(for: .ok), with: networker, method: .post, headers: [.authorization: "Bearer t"],
+                        body: Data("ping".utf8))
+                    #expect(observation.outcome == .success(200, body: FaultResponses.okBody))
+                }
+                #expect(server.requestCount == 3)
+                #expect(server.connectionCount == 1)
+                #expect(server.requests.map(\.method) == ["POST", "POST", "POST"])
+                #expect(server.requests.map(\.target) == ["/ok", "/ok", "/ok"])
+                #expect(server.requests.map(\.connection) == [1, 1, 1])
+                #expect(server.requests.map(\.body) == Array(repeating: Array("ping".utf8), count: 3))
+                #expect(server.requests.map { $0.value(for: "AUTHORIZATION") } == Array(repeating: "Bearer t", count: 3))
+            }
+        }
+    }
+}
