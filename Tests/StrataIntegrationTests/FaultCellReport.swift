@@ -50,7 +50,7 @@ extension CodableByDescription {
 extension StrataError.Kind: CodableByDescription {
     static let known: [Self] = [
         .invalidURL, .encoding, .transport, .cancelled, .unacceptableStatus, .unacceptableContentType,
-        .bodyTooLarge, .decoding, .mapping, .middleware,
+        .bodyTooLarge, .decoding, .mapping, .middleware, .redirect,
     ]
 }
 
@@ -61,6 +61,6 @@ extension StrataError.Phase: CodableByDescription {
 extension TransportError.Kind: CodableByDescription {
     static let known: [Self] = [
         .connectionRefused, .hostNotFound, .timedOut, .connectionLost, .malformedResponse, .tls,
-        .invalidRequest, .other,
+        .bodyTooLarge, .invalidRequest, .other,
     ]
 }

@@ -87,7 +87,9 @@ struct FaultObservation: Codable, CustomStringConvertible {
             body = error.body
             outcome.kind = error.kind
             outcome.phase = error.phase
-            outcome.transportKind = error.transportError?.kind
+            // The table names a transport kind for transport failures only (a transport's
+            // own size guard is attached to a bodyTooLarge, not part of its outcome).
+            outcome.transportKind = error.kind == .transport ? error.transportError?.kind : nil
             detail = error.transportError?.description ?? error.underlying.map { "\($0)" }
         }
         outcome.status = response?.status.code

@@ -6,7 +6,7 @@ import Testing
 
 extension FaultRoute {
     /// The rows of the fault table: every route of ``FaultServer`` without parameters but
-    /// the redirect loop (redirects are surveyed in `RedirectSurveyTests`).
+    /// the redirect loop (redirects are surveyed in `RedirectFaultTests`).
     static let faultTable = allWithoutParameters.filter { $0 != .loop }
 
     /// Whether a client could hold too much memory here; these faults run in
@@ -84,23 +84,15 @@ struct TransportFaultTests {
         // Connection closed before the head or a body cut short: URLError -1011 / -1 (other).
         FaultPair(.closeBeforeHead, .urlSession),
         FaultPair(.lengthTooLong, .urlSession),
-        // Not HTTP: AsyncHTTPClient's parser error is `other`; URLSession says invalidRequest (-1002).
-        FaultPair(.garbage, .asyncHTTPClient),
+        // Not HTTP: URLSession says invalidRequest (-1002).
         FaultPair(.garbage, .urlSession),
-        // A truncated gzip stream: `other` (truncatedData) on AsyncHTTPClient; URLSession
-        // returns the 4187 bytes it could inflate as a success.
-        FaultPair(.gzipTruncated, .asyncHTTPClient),
+        // A truncated gzip stream: URLSession returns the 4187 bytes it could inflate as a success.
         FaultPair(.gzipTruncated, .urlSession),
-        // Invalid header bytes: `other` on both, or accepted (a BEL in a value, URLSession).
-        FaultPair(.headerNUL, .asyncHTTPClient),
+        // Invalid header bytes: `other`, or accepted (a BEL in a value).
         FaultPair(.headerNUL, .urlSession),
-        FaultPair(.headerControl, .asyncHTTPClient),
         FaultPair(.headerControl, .urlSession),
-        FaultPair(.headerNameControl, .asyncHTTPClient),
         FaultPair(.headerNameControl, .urlSession),
-        // A gzip bomb: AsyncHTTPClient's ratio limit throws `other` (limit) instead of
-        // bodyTooLarge; URLSession inflates all of it (RSS +2 GiB), past the deadline.
-        FaultPair(.gzipBomb, .asyncHTTPClient),
+        // A gzip bomb: URLSession inflates all of it (RSS +2 GiB), past the deadline.
         FaultPair(.gzipBomb, .urlSession),
         // A huge or endless body: URLSession buffers it (RSS +0.5 to 1.2 GiB) until the deadline.
         FaultPair(.hugeLength, .urlSession),
@@ -110,7 +102,7 @@ struct TransportFaultTests {
     /// The transports that report an empty reason phrase where the status has a standard
     /// one (`HTTPResponse.Status.withStandardReasonPhrase`); checked on its own, so the
     /// rest of each outcome stays strict.
-    static let pendingReasonPhraseFixes: Set<TransportKind> = [.urlSession]
+    static let pendingReasonPhraseFixes: Set<TransportKind> = []
 
     /// The transports that fail today to keep the bytes after a short `Content-Length`
     /// away from the next requests (``bytesBeyondContentLengthNeverReachTheNextRequests(_:)``).

@@ -4,10 +4,9 @@ import Strata
 import StrataFaultServer
 import Testing
 
-/// The redirects of ``FaultServer``, to record what each transport does with them today.
-/// Strata's own redirect step will define the expectations; until then the only
-/// assertion is that no call crashes or hangs (each ends within the deadline plus 1 s).
-/// Run with `STRATA_FAULT_REPORT=1` to print what happened.
+/// The redirects of ``FaultServer``, each followed by Strata's ``RedirectMiddleware`` with
+/// the same outcome on every transport. Run with `STRATA_FAULT_REPORT=1` to print what
+/// happened.
 enum RedirectProbe: CaseIterable, CustomTestStringConvertible, Sendable {
     /// `status` to the relative `/ok`, with or without a body in the 3xx response.
     case status(Int, withBody: Bool)
@@ -44,17 +43,44 @@ enum RedirectProbe: CaseIterable, CustomTestStringConvertible, Sendable {
         case .chain(let count): .chain(count)
         }
     }
+
+    /// What a `POST` with a body and credentials comes to: the outcome, how many
+    /// requests followed the first, and what the last one carried.
+    var expected: (outcome: String, followed: Int, last: String) {
+        let same = "with body, Authorization, Cookie"
+        switch self {
+        case .status(let code, _) where code == 307 || code == 308: return ("success · 200 · body \"ok\"", 1, "last: POST /ok, \(same)")
+        case .status: return ("success · 200 · body \"ok\"", 1, "last: GET /ok, with Authorization, Cookie")
+        case .absoluteSameOrigin: return ("success · 200 · body \"ok\"", 1, "last: GET /ok, with Authorization, Cookie")
+        case .crossOrigin: return ("success · 200 · body \"ok\"", 1, "last: GET /ok on the other origin, with none of body/Authorization/Cookie")
+        // POST /loop, then GET /loop, whose redirect to GET /loop is the loop.
+        case .loop: return ("redirect · 302 — redirect loop (to /loop after 1 redirect)", 1, "last: GET /loop, with Authorization, Cookie")
+        case .chain(let count) where count <= 10: return ("success · 200 · body \"ok\"", count + 1, "last: GET /ok, with Authorization, Cookie")
+        case .chain: return ("redirect · 302 — too many redirects (to /chain/1 after 10 redirects)", 10, "last: GET /chain/2, with Authorization, Cookie")
+        }
+    }
 }
 
-@Suite("Redirects over each transport today")
-struct RedirectSurveyTests {
+@Suite("Redirects over every transport")
+struct RedirectFaultTests {
+    /// The cells where a transport that still follows redirects itself differs from
+    /// Strata's policy; checked inside `withKnownIssue` until the transport leaves them to Strata.
+    static func isPending(_ probe: RedirectProbe, _ transport: TransportKind) -> Bool {
+        guard transport == .urlSession else { return false }
+        switch probe {
+        case .status(let code, _): return code == 307 || code == 308  // body dropped
+        case .crossOrigin, .loop, .chain(12): return true  // credentials forwarded; 20 hops allowed
+        default: return false
+        }
+    }
+
     /// Sent with every probe: a `POST` with a body and credentials, to see which of them
     /// survive each redirect.
     static let headers: HTTPFields = [.authorization: "Bearer secret-token", .cookie: "session=abc"]
     static let body = Data("ping".utf8)
 
     @Test(arguments: RedirectProbe.allCases, TransportKind.allCases)
-    func redirectNeitherCrashesNorHangs(_ probe: RedirectProbe, _ transport: TransportKind) async throws {
+    func redirectIsFollowedByStrata(_ probe: RedirectProbe, _ transport: TransportKind) async throws {
         try await FaultServer.with { server in
             try await FaultServer.with { other in
                 try await transport.with { client in
@@ -62,11 +88,17 @@ struct RedirectSurveyTests {
                     let (observation, elapsed) = await FaultExchange.run(
                         url, with: FaultExchange.networker(over: client), method: .post, headers: Self.headers, body: Self.body)
                     let followed = Array(server.requests.dropFirst()) + other.requests
+                    let last = Self.describe(followed.last, crossOrigin: other.requestCount > 0)
+                    let expected = probe.expected
                     FaultExchange.report(
-                        "redirect: \(probe.testDescription)", transport.rawValue, "no crash, no hang", "\(observation)",
-                        FaultExchange.seconds(elapsed), "\(followed.count) followed",
-                        Self.describe(followed.last, crossOrigin: other.requestCount > 0))
+                        "redirect: \(probe.testDescription)", transport.rawValue, expected.outcome, "\(observation)",
+                        FaultExchange.seconds(elapsed), "\(followed.count) followed", last)
                     #expect(elapsed <= FaultExchange.deadline + FaultExchange.margin)
+                    TransportFaultTests.expecting(pending: Self.isPending(probe, transport)) {
+                        #expect("\(observation)" == expected.outcome)
+                        #expect(followed.count == expected.followed)
+                        #expect(last == expected.last)
+                    }
                 }
             }
         }
