@@ -59,12 +59,16 @@ enum URLErrorMapping {
 
     /// One line: `URLError`, the code, its name when it has one here, and the error's
     /// message (curl's own on Linux), for example
-    /// `URLError -1 unknown: transfer closed with 90 bytes remaining to read`.
+    /// `URLError -1 unknown: transfer closed with 90 bytes remaining to read`. Foundation's
+    /// generic text ("The operation could not be completed. (NSURLErrorDomain error
+    /// -1001.)") only repeats the code and is left out.
     static func detail(of error: URLError) -> String {
         let code = error.code.rawValue
         let head = codeNames[code].map { "URLError \(code) \($0)" } ?? "URLError \(code)"
         let message = message(of: error)
-        return message.isEmpty ? head : "\(head): \(message)"
+        let generic = ["The operation could not be completed", "The operation couldn’t be completed"]
+        if message.isEmpty || generic.contains(where: message.hasPrefix) { return head }
+        return "\(head): \(message)"
     }
 
     /// The first line of the error's localized description, without surrounding spaces.

@@ -268,10 +268,14 @@ struct URLSessionTransportTests {
         try await TestServer.with { server in
             let request = try Self.request(.get, server, "/stall-body")
             let start = ContinuousClock.now
-            let error = try await #require(throws: TransportError.self) {
-                try await transport.send(request, body: nil, deadline: start + .milliseconds(400))
-            }
+            // The head arrives; the body's first chunk too, then the stall times out.
+            let (response, body) = try await transport.send(request, body: nil, deadline: start + .milliseconds(400))
+            #expect(response.status == .ok)
+            var iterator = try #require(body).makeAsyncIterator()
+            #expect(try await iterator.next() == Data("first".utf8))
+            let error = try await #require(throws: TransportError.self) { _ = try await iterator.next() }
             #expect(error.kind == .timedOut)
+            #expect(error.detail == "URLError -1001 timedOut")
             #expect(ContinuousClock.now - start < .seconds(3))  // whole seconds, as above
         }
     }
