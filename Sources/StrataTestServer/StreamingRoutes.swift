@@ -98,7 +98,7 @@ public final class StreamProbe: Sendable {
     private let gates = NIOLockedValueBox<[String: Gate]>([:])
     private let endedContinuation: AsyncStream<String>.Continuation
     /// The names of the routes whose body writer ended (finished, or failed because the
-    /// connection closed), in the order they ended. Read it from one task.
+    /// connection closed), in the order they ended. Read it from one task at a time.
     public let endedWriters: AsyncStream<String>
 
     /// Creates a probe with every gate closed.
@@ -108,6 +108,25 @@ public final class StreamProbe: Sendable {
 
     deinit {
         endedContinuation.finish()
+    }
+
+    /// The name of the next body writer that ends, or `nil` when none ends within
+    /// `limit` (the wait's timer is cancelled as soon as one does).
+    public func nextEndedWriter(within limit: Duration) async -> String? {
+        let ended = endedWriters
+        return await withTaskGroup(of: String?.self) { group in
+            group.addTask {
+                var iterator = ended.makeAsyncIterator()
+                return await iterator.next()
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
     }
 
     /// Opens the gate `name`: a route waiting on it goes on, and later waits return at once.
@@ -132,6 +151,17 @@ public final class StreamProbe: Sendable {
             let gate = Gate(stream: stream, continuation: continuation)
             gates[name] = gate
             return gate
+        }
+    }
+}
+
+extension TestServer {
+    /// Runs `body` with a fresh server that also serves the ``StreamingRoutes``, and the
+    /// probe those routes report to; the server is always shut down.
+    public static func withStreamingRoutes<T>(_ body: (TestServer, StreamProbe) async throws -> T) async throws -> T {
+        let probe = StreamProbe()
+        return try await with(configure: { StreamingRoutes.register(on: $0, probe: probe) }) { server in
+            try await body(server, probe)
         }
     }
 }

@@ -47,7 +47,7 @@ final class DataTaskState: @unchecked Sendable {
         task.resume()
     }
 
-    /// Cancels the task and throws `CancellationError` from the call.
+    /// Cancels the task (from a global queue) and throws `CancellationError` from the call.
     func cancel() {
         lock.lock()
         switch phase {
@@ -57,7 +57,9 @@ final class DataTaskState: @unchecked Sendable {
         case .running(let task, let continuation):
             phase = .finished
             lock.unlock()
-            task.cancel()
+            // From a global queue: in FoundationNetworking, cancel() waits for the
+            // session's work queue (see URLSessionTransport).
+            DispatchQueue.global().async { task.cancel() }
             continuation.resume(throwing: CancellationError())
         case .cancelled, .finished:
             lock.unlock()

@@ -9,9 +9,9 @@ import FoundationNetworking
 /// as soon as it arrives, the body's bytes to whoever reads the ``URLSessionBodyChunks``.
 ///
 /// Bytes that arrive while nobody reads wait in a buffer of at most `bufferLimit` bytes.
-/// `URLSession` cannot pause a data task (`suspend()` restarts the transfer when
-/// resumed, on Apple platforms as documented and in `FoundationNetworking` as observed),
-/// so a fuller buffer stops the task and the next read throws
+/// There is no pausing a data task to rely on (see ``URLSessionTransport``: in
+/// `FoundationNetworking`, `resume()` after `suspend()` starts the request over), so a
+/// fuller buffer stops the task and the next read throws
 /// ``URLSessionTransportError/responseBufferFull(limit:)``.
 ///
 /// When the caller gives up (``stop()``: its task was cancelled, or the body was dropped)

@@ -21,13 +21,15 @@ import FoundationNetworking
 ///   limit before reading any of it, and stops an undeclared one right after the limit.
 ///   Dropping the body (or ending its consumption early) cancels the `URLSessionTask`;
 ///   so does cancelling the task that reads it, which throws `CancellationError`.
-/// - **The bytes that wait unread stay bounded.** `URLSession` cannot pause a data task:
-///   Apple documents that a suspended data task starts over when resumed, and
-///   `FoundationNetworking` does the same (observed: `suspend()` in the middle of a body
-///   kept receiving for seconds, and `resume()` sent the request again and delivered a
-///   second head and the whole body again). So chunks that arrive while nobody reads
-///   are buffered up to ``responseBufferLimit`` bytes (each read takes all of them,
-///   joined); past that, the task is cancelled and the next read throws a
+/// - **The bytes that wait unread stay bounded.** There is no pausing a data task to
+///   rely on: in `FoundationNetworking`, `suspend()` in the middle of a body kept
+///   receiving for seconds (it takes the transfer off libcurl's multi handle only when
+///   the session's work queue gets to it), and `resume()` sent the request again and
+///   delivered a second head and the whole body again (observed); Apple documents that a
+///   suspended task produces no network traffic, but not that a data task goes on where
+///   it stopped, so the transport does not suspend there either. Chunks that arrive
+///   while nobody reads are buffered up to ``responseBufferLimit`` bytes (each read takes
+///   all of them, joined); past that, the task is cancelled and the next read throws a
 ///   ``TransportError`` of kind ``TransportError/Kind/other`` with
 ///   ``URLSessionTransportError/responseBufferFull(limit:)``. A reader slower than the
 ///   network, for a body larger than the limit, needs the AsyncHTTPClient transport,

@@ -10,9 +10,9 @@ public enum URLSessionTransportError: Error, Sendable, Equatable, CustomStringCo
     /// The response's status code is outside `0...999`.
     case invalidStatus(Int)
     /// More than `limit` bytes of a streamed response body arrived and waited unread:
-    /// the body was read more slowly than the network delivered it. `URLSession` cannot
-    /// pause a data task (suspending it restarts the transfer), so the transport stops
-    /// the request instead of holding an unbounded buffer; see
+    /// the body was read more slowly than the network delivered it. A data task cannot be
+    /// paused (in `FoundationNetworking`, resuming a suspended one starts it over), so the
+    /// transport stops the request instead of holding an unbounded buffer; see
     /// ``URLSessionTransport/responseBufferLimit``.
     case responseBufferFull(limit: Int)
 

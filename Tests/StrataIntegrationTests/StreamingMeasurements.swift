@@ -12,8 +12,7 @@ struct StreamingMeasurements {
     /// `Networker.send` with a 32 MiB limit and a 3 s deadline.
     @Test(arguments: ["/declared/2147483648/declared", "/endless/endless"])
     func limitedBody(path: String) async throws {
-        let probe = StreamProbe()
-        try await TestServer.with(configure: { StreamingRoutes.register(on: $0, probe: probe) }) { server in
+        try await TestServer.withStreamingRoutes { server, probe in
             for kind in TransportKind.allCases {
                 try await kind.with { transport in
                     var configuration = Networker.Configuration()
@@ -29,7 +28,7 @@ struct StreamingMeasurements {
                         outcome = (error as? StrataError).map { "\($0.kind)" } ?? "\(error)"
                     }
                     let failedAfter = ContinuousClock.now - start
-                    let ended = await URLSessionStreamingTests.nextEnded(probe, within: .seconds(20))
+                    let ended = await probe.nextEndedWriter(within: .seconds(20))
                     print("MEASURE \(kind) \(path): \(outcome) after \(failedAfter), peak RSS growth \(memory.growth >> 20) MiB, "
                         + "server saw the close after \(ContinuousClock.now - start) (\(ended ?? "not seen"))")
                 }
@@ -39,8 +38,7 @@ struct StreamingMeasurements {
 
     /// `Networker.stream` of an endless body read as fast as it comes, with a 1 s deadline.
     @Test func deadlineOnAStreamedBody() async throws {
-        let probe = StreamProbe()
-        try await TestServer.with(configure: { StreamingRoutes.register(on: $0, probe: probe) }) { server in
+        try await TestServer.withStreamingRoutes { server, probe in
             for kind in TransportKind.allCases {
                 try await kind.with { transport in
                     var configuration = Networker.Configuration()
@@ -57,10 +55,41 @@ struct StreamingMeasurements {
                         outcome = "\(error)"
                     }
                     let failedAfter = ContinuousClock.now - start
-                    let ended = await URLSessionStreamingTests.nextEnded(probe, within: .seconds(20))
+                    let ended = await probe.nextEndedWriter(within: .seconds(20))
                     print("MEASURE \(kind) stream, 1 s deadline: \(outcome) after \(failedAfter), \(received >> 20) MiB read, "
                         + "peak RSS growth \(memory.growth >> 20) MiB, server saw the close after \(ContinuousClock.now - start) "
                         + "(\(ended ?? "not seen"))")
+                }
+            }
+        }
+    }
+
+    /// How long a small request on the same transport takes while another request's
+    /// endless body is read as fast as it comes.
+    @Test func smallRequestBesideAFlood() async throws {
+        try await TestServer.withStreamingRoutes { server, probe in
+            for kind in TransportKind.allCases {
+                try await kind.with { transport in
+                    var configuration = Networker.Configuration()
+                    configuration.timeout = .seconds(3)
+                    let networker = Networker(transport: transport, configuration: configuration)
+                    let flood = Endpoint<Data>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/endless/beside")))
+                    let (_, body) = try await networker.stream(flood)
+                    let reader = Task {
+                        var received = 0
+                        do { for try await chunk in body { received += chunk.count } } catch {}
+                        return received
+                    }
+                    var latencies: [Duration] = []
+                    for _ in 0..<5 {
+                        let start = ContinuousClock.now
+                        _ = try await networker.send(Endpoint<Data>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/echo/small"))))
+                        latencies.append(ContinuousClock.now - start)
+                    }
+                    reader.cancel()
+                    let received = await reader.value
+                    _ = await probe.nextEndedWriter(within: .seconds(20))
+                    print("MEASURE \(kind) small requests beside a flood: \(latencies.map { "\($0)" }.joined(separator: ", ")); flood read \(received >> 20) MiB")
                 }
             }
         }

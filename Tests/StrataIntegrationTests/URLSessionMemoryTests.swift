@@ -22,8 +22,7 @@ struct URLSessionMemoryTests {
     }
 
     @Test func declaredHugeLengthIsRefusedBeforeReading() async throws {
-        let probe = StreamProbe()
-        try await TestServer.with(configure: { StreamingRoutes.register(on: $0, probe: probe) }) { server in
+        try await TestServer.withStreamingRoutes { server, probe in
             let transport = URLSessionTransport(configuration: .ephemeral)
             let endpoint = Endpoint<Data>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/declared/2147483648/huge")))
             let memory = ProcessMemory.Watch()
@@ -33,13 +32,12 @@ struct URLSessionMemoryTests {
             #expect(error?.kind == .bodyTooLarge)
             #expect(error?.underlying as? MessageBodyError == .tooLarge(limit: Self.limit))
             #expect(memory.growth < Self.allowedGrowth, "grew \(memory.growth) bytes")
-            #expect(await URLSessionStreamingTests.nextEnded(probe, within: .seconds(10)) == "huge")
+            #expect(await probe.nextEndedWriter(within: .seconds(10)) == "huge")
         }
     }
 
     @Test func endlessFastBodyFailsRightAfterTheLimit() async throws {
-        let probe = StreamProbe()
-        try await TestServer.with(configure: { StreamingRoutes.register(on: $0, probe: probe) }) { server in
+        try await TestServer.withStreamingRoutes { server, probe in
             let transport = URLSessionTransport(configuration: .ephemeral)
             let endpoint = Endpoint<Data>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/endless/flood")))
             let memory = ProcessMemory.Watch()
@@ -48,13 +46,12 @@ struct URLSessionMemoryTests {
             #expect(ContinuousClock.now - start < .seconds(2))
             #expect(error?.kind == .bodyTooLarge)
             #expect(memory.growth < Self.allowedGrowth, "grew \(memory.growth) bytes")
-            #expect(await URLSessionStreamingTests.nextEnded(probe, within: .seconds(10)) == "flood")
+            #expect(await probe.nextEndedWriter(within: .seconds(10)) == "flood")
         }
     }
 
     @Test func deadlineStopsAFastLargeBodyOnTime() async throws {
-        let probe = StreamProbe()
-        try await TestServer.with(configure: { StreamingRoutes.register(on: $0, probe: probe) }) { server in
+        try await TestServer.withStreamingRoutes { server, probe in
             let transport = URLSessionTransport(configuration: .ephemeral)
             let endpoint = Endpoint<Data>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/endless/deadline")))
             let memory = ProcessMemory.Watch()
@@ -69,13 +66,12 @@ struct URLSessionMemoryTests {
             #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(2), "\(elapsed)")
             #expect(received > 1 << 20, "the body streamed: \(received) bytes read")
             #expect(memory.growth < Self.allowedGrowth, "grew \(memory.growth) bytes")
-            #expect(await URLSessionStreamingTests.nextEnded(probe, within: .seconds(10)) == "deadline")
+            #expect(await probe.nextEndedWriter(within: .seconds(10)) == "deadline")
         }
     }
 
     @Test func slowReaderStopsTheRequestAtTheBufferLimit() async throws {
-        let probe = StreamProbe()
-        try await TestServer.with(configure: { StreamingRoutes.register(on: $0, probe: probe) }) { server in
+        try await TestServer.withStreamingRoutes { server, probe in
             let transport = URLSessionTransport(configuration: .ephemeral, responseBufferLimit: 1024 * 1024)
             let request = try URLSessionTransportTests.request(.get, server, "/endless/slow")
             let memory = ProcessMemory.Watch()
@@ -90,7 +86,7 @@ struct URLSessionMemoryTests {
             #expect(error?.kind == .other)
             #expect(error?.underlying as? URLSessionTransportError == .responseBufferFull(limit: 1024 * 1024))
             #expect(memory.growth < Self.allowedGrowth, "grew \(memory.growth) bytes")
-            #expect(await URLSessionStreamingTests.nextEnded(probe, within: .seconds(10)) == "slow")
+            #expect(await probe.nextEndedWriter(within: .seconds(10)) == "slow")
         }
     }
 }

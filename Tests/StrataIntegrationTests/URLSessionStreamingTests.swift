@@ -19,8 +19,7 @@ struct URLSessionStreamingTests {
     // MARK: Streaming
 
     @Test func networkerStreamYieldsChunksBeforeTheBodyEnds() async throws {
-        let probe = StreamProbe()
-        try await TestServer.with(configure: { StreamingRoutes.register(on: $0, probe: probe) }) { server in
+        try await TestServer.withStreamingRoutes { server, probe in
             var endpoint = Endpoint<Data>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/drip/yield")))
             endpoint.timeout = .seconds(10)
             let (head, body) = try await Networker(transport: transport).stream(endpoint)
@@ -37,8 +36,7 @@ struct URLSessionStreamingTests {
     }
 
     @Test func sendReturnsWithTheHeadBeforeTheBody() async throws {
-        let probe = StreamProbe()
-        try await TestServer.with(configure: { StreamingRoutes.register(on: $0, probe: probe) }) { server in
+        try await TestServer.withStreamingRoutes { server, probe in
             let request = try URLSessionTransportTests.request(.get, server, "/drip/head")
             let (head, body) = try await transport.send(request, body: nil, deadline: .now + .seconds(10))
             #expect(head.status == .ok)
@@ -50,8 +48,7 @@ struct URLSessionStreamingTests {
     }
 
     @Test func declaredLengthIsTheContentLength() async throws {
-        let probe = StreamProbe()
-        try await TestServer.with(configure: { StreamingRoutes.register(on: $0, probe: probe) }) { server in
+        try await TestServer.withStreamingRoutes { server, probe in
             let request = try URLSessionTransportTests.request(.get, server, "/declared/100000/length")
             let (_, body) = try await transport.send(request, body: nil, deadline: .now + .seconds(10))
             let streamed = try #require(body)
@@ -62,8 +59,7 @@ struct URLSessionStreamingTests {
     }
 
     @Test func droppingTheBodyCancelsTheTask() async throws {
-        let probe = StreamProbe()
-        try await TestServer.with(configure: { StreamingRoutes.register(on: $0, probe: probe) }) { server in
+        try await TestServer.withStreamingRoutes { server, probe in
             let request = try URLSessionTransportTests.request(.get, server, "/trickle/dropped")
             var body: MessageBody? = try await transport.send(request, body: nil, deadline: .now + .seconds(30)).1
             var iterator = body?.makeAsyncIterator()
@@ -71,14 +67,13 @@ struct URLSessionStreamingTests {
             iterator = nil
             body = nil
             // The server's writer fails once the connection is closed.
-            #expect(await Self.nextEnded(probe, within: .seconds(5)) == "dropped")
+            #expect(await probe.nextEndedWriter(within: .seconds(5)) == "dropped")
             #expect(iterator == nil && body == nil)
         }
     }
 
     @Test func cancellingTheReaderThrowsAndCancelsTheTask() async throws {
-        let probe = StreamProbe()
-        try await TestServer.with(configure: { StreamingRoutes.register(on: $0, probe: probe) }) { server in
+        try await TestServer.withStreamingRoutes { server, probe in
             let request = try URLSessionTransportTests.request(.get, server, "/trickle/cancelled")
             let body = try #require(try await transport.send(request, body: nil, deadline: .now + .seconds(30)).1)
             let (firstChunk, chunkArrived) = AsyncStream.makeStream(of: Void.self)
@@ -93,15 +88,14 @@ struct URLSessionStreamingTests {
             let result = await reader.result
             #expect(ContinuousClock.now - cancelledAt < .milliseconds(500))
             #expect(throws: CancellationError.self) { try result.get() }
-            #expect(await Self.nextEnded(probe, within: .seconds(5)) == "cancelled")
+            #expect(await probe.nextEndedWriter(within: .seconds(5)) == "cancelled")
         }
     }
 
     // MARK: Redirects, heads
 
     @Test func redirectIsReturnedNotFollowed() async throws {
-        let probe = StreamProbe()
-        try await TestServer.with(configure: { StreamingRoutes.register(on: $0, probe: probe) }) { server in
+        try await TestServer.withStreamingRoutes { server, probe in
             let request = try URLSessionTransportTests.request(.get, server, "/moved")
             let (response, body) = try await transport.send(request, body: nil, deadline: .now + .seconds(10))
             #expect(response.status == .movedPermanently)
@@ -230,23 +224,6 @@ struct URLSessionStreamingTests {
                 let (_, body) = try await transport.send(request, body: nil, deadline: .now + .seconds(10))
                 _ = try await body?.collect(upTo: 1 << 20)
             }
-        }
-    }
-
-    /// The next writer the probe reports ended, or `nil` if none ends within `limit`.
-    static func nextEnded(_ probe: StreamProbe, within limit: Duration) async -> String? {
-        await withTaskGroup(of: String?.self) { group in
-            group.addTask {
-                var ended = probe.endedWriters.makeAsyncIterator()
-                return await ended.next()
-            }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
         }
     }
 }
