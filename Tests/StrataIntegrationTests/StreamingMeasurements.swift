@@ -80,16 +80,21 @@ struct StreamingMeasurements {
                         do { for try await chunk in body { received += chunk.count } } catch {}
                         return received
                     }
-                    var latencies: [Duration] = []
+                    var latencies: [String] = []
                     for _ in 0..<5 {
                         let start = ContinuousClock.now
-                        _ = try await networker.send(Endpoint<Data>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/echo/small"))))
-                        latencies.append(ContinuousClock.now - start)
+                        let small = Endpoint<Data>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/echo/small")))
+                        do {
+                            _ = try await networker.send(small)
+                            latencies.append("\(ContinuousClock.now - start)")
+                        } catch {
+                            latencies.append("\((error as? StrataError).map { "\($0.kind)" } ?? "\(error)") after \(ContinuousClock.now - start)")
+                        }
                     }
                     reader.cancel()
                     let received = await reader.value
                     _ = await probe.nextEndedWriter(within: .seconds(20))
-                    print("MEASURE \(kind) small requests beside a flood: \(latencies.map { "\($0)" }.joined(separator: ", ")); flood read \(received >> 20) MiB")
+                    print("MEASURE \(kind) small requests beside a flood: \(latencies.joined(separator: ", ")); flood read \(received >> 20) MiB")
                 }
             }
         }

@@ -86,7 +86,7 @@ struct URLSessionStreamingTests {
             let cancelledAt = ContinuousClock.now
             reader.cancel()
             let result = await reader.result
-            #expect(ContinuousClock.now - cancelledAt < .milliseconds(500))
+            #expect(ContinuousClock.now - cancelledAt < .seconds(1))  // as for AsyncHTTPClient: "at once" on a loaded machine
             #expect(throws: CancellationError.self) { try result.get() }
             #expect(await probe.nextEndedWriter(within: .seconds(5)) == "cancelled")
         }

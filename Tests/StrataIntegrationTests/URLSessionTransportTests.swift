@@ -309,7 +309,7 @@ struct URLSessionTransportTests {
             let cancelledAt = ContinuousClock.now
             call.cancel()
             let result = await call.result
-            #expect(ContinuousClock.now - cancelledAt < .milliseconds(500))
+            #expect(ContinuousClock.now - cancelledAt < .seconds(1))  // as for AsyncHTTPClient: "at once" on a loaded machine
             #expect(throws: CancellationError.self) { try result.get() }
         }
     }
