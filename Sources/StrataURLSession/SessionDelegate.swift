@@ -65,7 +65,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// Ends the task's exchange, with `error` when the task failed, and forgets it.
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let exchange = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
-        exchange?.complete(error)
+        exchange?.complete(error, response: task.response)
     }
 
     /// Refuses every redirect: the `3xx` response is delivered as the final one.

@@ -181,12 +181,16 @@ final class TaskExchange: Sendable {
         }
     }
 
-    /// The task completed, with `error` when it failed.
+    /// The task completed, with `error` when it failed; `response` is the task's final
+    /// response, if it had one.
     ///
     /// The `URLError.cancelled` that follows a cancelled authentication challenge ends
     /// the body normally (`FoundationNetworking` delivers the challenged response and its
     /// body first); when no head was delivered, the challenge's failure response is.
-    func complete(_ error: (any Error)?) {
+    /// A task that completes without having delivered its head (`FoundationNetworking`
+    /// does so for a `301`–`308` without a `Location` field, dropping its body) returns
+    /// `response` with an empty body.
+    func complete(_ error: (any Error)?, response: URLResponse?) {
         let cancelled = error.flatMap(URLErrorMapping.urlError(from:))?.code == .cancelled
         let (head, headResult, reader, end) = state.withLock { state in
             state.completed = true
@@ -197,6 +201,8 @@ final class TaskExchange: Sendable {
                     headResult = .success(response)
                 } else if let error {
                     headResult = .failure(URLErrorMapping.map(error))
+                } else if let response {
+                    headResult = .success(response)
                 } else {
                     let notHTTP = URLSessionTransportError.notHTTPResponse
                     headResult = .failure(TransportError(.other, underlying: notHTTP, detail: notHTTP.description))

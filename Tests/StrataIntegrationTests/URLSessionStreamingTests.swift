@@ -111,6 +111,22 @@ struct URLSessionStreamingTests {
         }
     }
 
+    @Test func redirectWithoutLocationIsReturned() async throws {
+        let reply = RawReplyServer.http("HTTP/1.1 302 Found\nContent-Length: 5\n\nhello")
+        try await RawReplyServer.with(reply: reply) { server in
+            let request = try URLSessionTransportTests.request(.get, server.baseURL, "/")
+            let (response, body) = try await transport.send(request, body: nil, deadline: .now + .seconds(10))
+            #expect(response.status == .found)
+            #expect(response.headerFields[.location] == nil)
+            #if canImport(FoundationNetworking)
+            // FoundationNetworking completes such a task without handing over its head or body.
+            #expect(try await body?.collect(upTo: 100) == Data())
+            #else
+            #expect(try await body?.collect(upTo: 100) == Data("hello".utf8))
+            #endif
+        }
+    }
+
     @Test func statusGetsItsStandardReasonPhrase() async throws {
         try await TestServer.with { server in
             let (unavailable, _) = try await transport.send(
