@@ -18,7 +18,8 @@ import FoundationNetworking
 ///   ``MessageBody/length`` is the `Content-Length` of a body that is not
 ///   content-encoded, so `collect(upTo:)` (and the ``Networker``'s
 ///   ``Networker/Configuration/maxResponseBodySize``) refuses a declared length over the
-///   limit before reading any of it, and stops an undeclared one right after the limit.
+///   limit before reading any of it, and stops any other (chunked, or content-encoded and
+///   counted in decoded bytes, as a decompression bomb is) right after the limit.
 ///   Dropping the body (or ending its consumption early) cancels the `URLSessionTask`;
 ///   so does cancelling the task that reads it, which throws `CancellationError`.
 /// - **The bytes that wait unread stay bounded.** There is no pausing a data task to
@@ -54,11 +55,13 @@ import FoundationNetworking
 ///
 /// ## On a borrowed session
 /// ``init(session:streamedBodyLimit:responseBufferLimit:)`` sends through a session the
-/// caller owns. Its own delegate decides redirects and challenges, and the transport
-/// cannot have the task's events one by one (`FoundationNetworking` sends a task delegate
-/// only the redirect callback, and none to a session without a delegate), so requests
-/// run with completion handlers and **the body is buffered whole** before `send`
-/// returns (in memory; ``MessageBody/bufferedData`` holds it). A session another
+/// caller owns. Its own delegate decides redirects and challenges. The transport cannot
+/// have the task's events one by one there: on such a session `FoundationNetworking`
+/// gives a task delegate only the redirect callback (observed), and the transport keeps
+/// to completion handlers on Apple platforms too, so as not to take decisions from the
+/// session's delegate. So requests run with completion handlers and **the body is
+/// buffered whole** before `send` returns (in memory; ``MessageBody/bufferedData`` holds
+/// it), with no limit but the deadline. A session another
 /// `URLSessionTransport` created is the exception: its delegate is the transport's, and
 /// requests stream as on a session of one's own.
 ///
@@ -114,11 +117,14 @@ import FoundationNetworking
 public struct URLSessionTransport: Transport {
     /// The default for ``streamedBodyLimit``: 512 MiB.
     public static let defaultStreamedBodyLimit = 512 * 1024 * 1024
-    /// The default for ``responseBufferLimit``: 16 MiB.
-    public static let defaultResponseBufferLimit = 16 * 1024 * 1024
+    /// The default for ``responseBufferLimit``: 32 MiB, the default
+    /// ``Networker/Configuration/maxResponseBodySize``, so that a collecting reader that
+    /// falls behind by a whole body still ends with the client's own limit (or the body),
+    /// and at most twice that limit is held.
+    public static let defaultResponseBufferLimit = 32 * 1024 * 1024
 
     /// The session every request goes through. When the transport created it, its
-    /// delegate refuses redirects and ends authentication challenges on Linux, also for
+    /// delegate refuses redirects and, on Linux, ends authentication challenges, also for
     /// tasks made on it directly.
     public var session: URLSession { owner.session }
     /// The most bytes a streamed request body may hold; it is collected into memory first.
