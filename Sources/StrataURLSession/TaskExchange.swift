@@ -132,11 +132,6 @@ final class TaskExchange: Sendable {
         if let task { Self.cancel(task) }
     }
 
-    /// Whether the task is still running as far as the delegate has told.
-    var isRunning: Bool {
-        state.withLock { $0.resumed && !$0.completed }
-    }
-
     // MARK: The delegate's side
 
     /// The response head arrived.
@@ -209,7 +204,11 @@ final class TaskExchange: Sendable {
                 }
             }
             if state.end == nil {
-                state.end = error == nil || challengeEnded ? .success(()) : .failure(URLErrorMapping.map(error!))
+                if let error, !challengeEnded {
+                    state.end = .failure(URLErrorMapping.map(error))
+                } else {
+                    state.end = .success(())
+                }
             }
             defer {
                 state.headWaiter = nil
