@@ -49,37 +49,22 @@ struct URLSessionMemoryTests {
         return least
     }
 
-    @Test func declaredHugeLengthIsRefusedBeforeReading() async throws {
+    /// A 2 GiB `Content-Length` (refused before reading) and an endless chunked body
+    /// (refused right after 32 MiB) both fail with `bodyTooLarge`, well before the 3 s
+    /// deadline, and the server sees the connection close.
+    @Test(arguments: ["/declared/2147483648", "/endless"])
+    func bodyOverTheLimitIsRefused(route: String) async throws {
         try await TestServer.withStreamingRoutes { server, probe in
             let growth = await Self.leastGrowth { attempt in
-                let path = "/declared/2147483648/huge-\(attempt)"
-                let endpoint = Endpoint<Data>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: path)))
-                let memory = ProcessMemory.Watch()
-                let start = ContinuousClock.now
-                let error = await #expect(throws: StrataError.self) { try await Self.networker(Self.transport()).send(endpoint) }
-                let grown = memory.growth
-                #expect(ContinuousClock.now - start < .seconds(2))  // well before the 3 s deadline
-                #expect(error?.kind == .bodyTooLarge, "\(String(describing: error))")
-                #expect(error?.underlying as? MessageBodyError == .tooLarge(limit: Self.limit))
-                #expect(await probe.nextEndedWriter(within: .seconds(10)) == "huge-\(attempt)")
-                return grown
-            }
-            #expect(growth < Self.allowedGrowth, "grew \(growth) bytes")
-        }
-    }
-
-    @Test func endlessFastBodyFailsRightAfterTheLimit() async throws {
-        try await TestServer.withStreamingRoutes { server, probe in
-            let growth = await Self.leastGrowth { attempt in
-                let path = "/endless/flood-\(attempt)"
-                let endpoint = Endpoint<Data>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: path)))
+                let endpoint = Endpoint<Data>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "\(route)/over-\(attempt)")))
                 let memory = ProcessMemory.Watch()
                 let start = ContinuousClock.now
                 let error = await #expect(throws: StrataError.self) { try await Self.networker(Self.transport()).send(endpoint) }
                 let grown = memory.growth
                 #expect(ContinuousClock.now - start < .seconds(2))
                 #expect(error?.kind == .bodyTooLarge, "\(String(describing: error))")
-                #expect(await probe.nextEndedWriter(within: .seconds(10)) == "flood-\(attempt)")
+                #expect(error?.underlying as? MessageBodyError == .tooLarge(limit: Self.limit))
+                #expect(await probe.nextEndedWriter(within: .seconds(10)) == "over-\(attempt)")
                 return grown
             }
             #expect(growth < Self.allowedGrowth, "grew \(growth) bytes")
