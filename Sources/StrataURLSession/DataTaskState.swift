@@ -8,8 +8,7 @@ import FoundationNetworking
 /// so that the completion handler and the cancellation handler, which run on arbitrary
 /// threads, resume the continuation exactly once.
 ///
-/// `@unchecked Sendable`: `phase` and `taskIdentifier` are only read and written while
-/// holding `lock`.
+/// `@unchecked Sendable`: `phase` is only read and written while holding `lock`.
 final class DataTaskState: @unchecked Sendable {
     typealias Continuation = CheckedContinuation<(HTTPResponse, Data), any Error>
 
@@ -24,16 +23,8 @@ final class DataTaskState: @unchecked Sendable {
         case finished
     }
 
-    private let challenges: ChallengeDelegate?
     private let lock = NSLock()
     private var phase = Phase.idle
-    /// The task's identifier once it exists, to collect its challenge's failure response.
-    private var taskIdentifier: Int?
-
-    /// - Parameter challenges: the session's delegate, when the transport created the session.
-    init(challenges: ChallengeDelegate?) {
-        self.challenges = challenges
-    }
 
     /// Creates the task with `makeTask` and starts it, unless the call was already
     /// cancelled, in which case `continuation` throws `CancellationError` right away.
@@ -50,16 +41,13 @@ final class DataTaskState: @unchecked Sendable {
         let task = makeTask { [self] data, response, error in
             finish(data: data, response: response, error: error)
         }
-        // Watched before the completion handler can run (it needs a running phase).
-        challenges?.watch(task: task.taskIdentifier)
-        taskIdentifier = task.taskIdentifier
         phase = .running(task, continuation)
         lock.unlock()
         // Resumed after `phase` is set, so the completion handler always finds the continuation.
         task.resume()
     }
 
-    /// Cancels the task and throws `CancellationError` from the call.
+    /// Cancels the task (from a global queue) and throws `CancellationError` from the call.
     func cancel() {
         lock.lock()
         switch phase {
@@ -69,26 +57,24 @@ final class DataTaskState: @unchecked Sendable {
         case .running(let task, let continuation):
             phase = .finished
             lock.unlock()
-            task.cancel()
+            // From a global queue: in FoundationNetworking, cancel() waits for the
+            // session's work queue (see URLSessionTransport).
+            DispatchQueue.global().async { task.cancel() }
             continuation.resume(throwing: CancellationError())
         case .cancelled, .finished:
             lock.unlock()
         }
     }
 
-    /// Resumes the call with the task's outcome, unless it was cancelled meanwhile. The
-    /// failure response of a cancelled challenge is collected either way, so none is left
-    /// behind in the delegate.
+    /// Resumes the call with the task's outcome, unless it was cancelled meanwhile.
     private func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
         lock.lock()
-        let challenged = taskIdentifier.flatMap { challenges?.takeFailureResponse(forTask: $0) }
         guard case .running(_, let continuation) = phase else {
             lock.unlock()
             return
         }
         phase = .finished
         lock.unlock()
-        continuation.resume(with: URLSessionOutcome.make(
-            data: data, response: response, error: error, challengeResponse: challenged))
+        continuation.resume(with: URLSessionOutcome.make(data: data, response: response, error: error))
     }
 }

@@ -8,24 +8,24 @@ import FoundationNetworking
 /// it is invalidated).
 final class SessionOwner: Sendable {
     let session: URLSession
-    /// The session's delegate when a transport created the session; `nil` for other
-    /// borrowed sessions.
-    let challenges: ChallengeDelegate?
+    /// The session's delegate when it is a ``SessionDelegate`` (the transport created
+    /// the session, or borrowed one another transport created): requests then stream.
+    /// `nil` for other borrowed sessions, whose requests run with completion handlers.
+    let delegate: SessionDelegate?
     private let owns: Bool
 
-    /// Creates a session from `configuration` with a ``ChallengeDelegate``, and owns it.
+    /// Creates a session from `configuration` with a ``SessionDelegate``, and owns it.
     init(configuration: URLSessionConfiguration) {
-        let delegate = ChallengeDelegate()
+        let delegate = SessionDelegate()
         self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-        self.challenges = delegate
+        self.delegate = delegate
         self.owns = true
     }
 
     /// Borrows `session`: the caller keeps ownership.
     init(borrowing session: URLSession) {
         self.session = session
-        // A session borrowed from another transport keeps handing over challenged responses.
-        self.challenges = session.delegate as? ChallengeDelegate
+        self.delegate = session.delegate as? SessionDelegate
         self.owns = false
     }
 

@@ -8,14 +8,14 @@ import FoundationNetworking
 
 extension URLSessionTransport {
     /// The request body's bytes: in-memory bytes as they are, a streamed body collected
-    /// into memory (delegate-free `URLSession` tasks can only upload from memory).
+    /// into memory (the transport's tasks upload from memory).
     static func collect(_ body: MessageBody?, limit: Int) async throws -> Data? {
         guard let body else { return nil }
         if let data = body.bufferedData { return data }
         do {
             return try await body.collect(upTo: limit)
         } catch let error as MessageBodyError {
-            throw TransportError(.invalidRequest, underlying: error)
+            throw TransportError(.invalidRequest, underlying: error, detail: "request body: \(error)")
         }
     }
 
@@ -27,19 +27,29 @@ extension URLSessionTransport {
     static func payload(_ bytes: Data?, method: HTTPRequest.Method) throws -> Data? {
         guard let bytes, method == .get || method == .head else { return bytes }
         guard bytes.isEmpty else {
-            throw TransportError(.invalidRequest, underlying: URLSessionTransportError.bodyNotAllowed(method: method.rawValue))
+            let error = URLSessionTransportError.bodyNotAllowed(method: method.rawValue)
+            throw TransportError(.invalidRequest, underlying: error, detail: error.description)
         }
         return nil
     }
 
     /// `request` as a `URLRequest`, or ``TransportError/Kind/invalidRequest`` when it
     /// has no absolute URL (a scheme and an authority).
+    ///
+    /// On Linux a request without an `Accept-Encoding` field asks for `identity`: libcurl
+    /// does not notice a compressed body cut short (see the type's documentation).
     static func makeURLRequest(_ request: HTTPRequest) throws -> URLRequest {
         guard request.scheme != nil, request.authority != nil,
-              let urlRequest = URLRequest(httpRequest: request)
+              var urlRequest = URLRequest(httpRequest: request)
         else {
-            throw TransportError(.invalidRequest, underlying: URLSessionTransportError.noAbsoluteURL)
+            let error = URLSessionTransportError.noAbsoluteURL
+            throw TransportError(.invalidRequest, underlying: error, detail: error.description)
         }
+        #if canImport(FoundationNetworking)
+        if request.headerFields[.acceptEncoding] == nil {
+            urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        }
+        #endif
         return urlRequest
     }
 
@@ -51,7 +61,7 @@ extension URLSessionTransport {
     /// - Throws: ``TransportError/Kind/timedOut`` when the deadline has already passed.
     static func timeoutInterval(until deadline: ContinuousClock.Instant) throws -> TimeInterval {
         let remaining = ContinuousClock.now.duration(to: deadline)
-        guard remaining > .zero else { throw TransportError(.timedOut) }
+        guard remaining > .zero else { throw TransportError(.timedOut, detail: "the deadline passed before the request was sent") }
         let parts = remaining.components
         return TimeInterval(parts.seconds + (parts.attoseconds > 0 ? 1 : 0))
     }

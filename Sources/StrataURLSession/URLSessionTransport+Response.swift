@@ -1,11 +1,46 @@
 import Foundation
 import HTTPTypes
+import HTTPTypesFoundation
 import Strata
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 extension URLSessionTransport {
-    /// The response head and its body: `nil` when the response cannot have one
-    /// (``HTTPResponse/cannotHaveBody(respondingTo:)``); otherwise the buffered bytes,
-    /// possibly empty.
+    /// The response head of `response`: status (with its standard reason phrase, since
+    /// `HTTPURLResponse` keeps none) and header fields.
+    /// - Throws: ``TransportError/Kind/other`` with ``URLSessionTransportError/notHTTPResponse``
+    ///   or ``URLSessionTransportError/invalidStatus(_:)``.
+    static func head(of response: URLResponse?) throws -> HTTPResponse {
+        guard let urlResponse = response as? HTTPURLResponse else {
+            let error = URLSessionTransportError.notHTTPResponse
+            throw TransportError(.other, underlying: error, detail: error.description)
+        }
+        guard var head = urlResponse.httpResponse else {
+            let error = URLSessionTransportError.invalidStatus(urlResponse.statusCode)
+            throw TransportError(.other, underlying: error, detail: error.description)
+        }
+        head.status = head.status.withStandardReasonPhrase
+        return head
+    }
+
+    /// The body's byte count as the head declares it: the `Content-Length` of a body
+    /// that is neither content-encoded (`URLSession` decodes it, so the header counts
+    /// the compressed bytes) nor sent with a `Transfer-Encoding` (which overrides it).
+    static func declaredLength(of head: HTTPResponse) -> Int64? {
+        let fields = head.headerFields
+        if fields[.transferEncoding] != nil { return nil }
+        if let encoding = fields[.contentEncoding],
+           encoding.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces).lowercased() != "identity" }) {
+            return nil
+        }
+        guard let value = fields[.contentLength], let length = Int64(value), length >= 0 else { return nil }
+        return length
+    }
+
+    /// The head and the buffered body of a completion-handler task: `nil` when the
+    /// response cannot have a body (``HTTPResponse/cannotHaveBody(respondingTo:)``);
+    /// otherwise the bytes, possibly empty.
     static func makeResponse(
         _ outcome: (HTTPResponse, Data),
         method: HTTPRequest.Method

@@ -8,77 +8,161 @@ import FoundationNetworking
 /// A ``Transport`` over Foundation's `URLSession`, on Apple platforms and on Linux
 /// (swift-corelibs-foundation's `FoundationNetworking`).
 ///
-/// The transport uses completion-handler tasks and no task delegates, because
-/// delegates are unreliable in `FoundationNetworking`; a session the transport creates
-/// has a session delegate only to end authentication challenges (see below). That has
-/// consequences:
+/// ## On a session the transport creates
+/// ``init(configuration:streamedBodyLimit:responseBufferLimit:)`` makes a session whose
+/// delegate (one object for all its tasks) receives each task's events; tasks have no
+/// completion handlers. Then:
 ///
+/// - **`send` returns when the response head arrives, and the body streams.** The body
+///   is a one-shot ``MessageBody`` fed by the task's `didReceive data` events; its
+///   ``MessageBody/length`` is the `Content-Length` of a body that is not
+///   content-encoded, so `collect(upTo:)` (and the ``Networker``'s
+///   ``Networker/Configuration/maxResponseBodySize``) refuses a declared length over the
+///   limit before reading any of it, and stops any other (chunked, or content-encoded and
+///   counted in decoded bytes, as a decompression bomb is) right after the limit.
+///   Dropping the body (or ending its consumption early) cancels the `URLSessionTask`;
+///   so does cancelling the task that reads it, which throws `CancellationError`.
+/// - **The bytes that wait unread stay bounded.** There is no pausing a data task to
+///   rely on: in `FoundationNetworking`, `suspend()` in the middle of a body kept
+///   receiving for seconds (it takes the transfer off libcurl's multi handle only when
+///   the session's work queue gets to it), and `resume()` sent the request again and
+///   delivered a second head and the whole body again (observed); Apple documents that a
+///   suspended task produces no network traffic, but not that a data task goes on where
+///   it stopped, so the transport does not suspend there either. Chunks that arrive
+///   while nobody reads are buffered up to ``responseBufferLimit`` bytes (each read takes
+///   all of them, joined); past that, the task is cancelled and the next read throws a
+///   ``TransportError`` of kind ``TransportError/Kind/other`` with
+///   ``URLSessionTransportError/responseBufferFull(limit:)``. A reader slower than the
+///   network, for a body larger than the limit, needs the AsyncHTTPClient transport,
+///   which applies back-pressure.
+/// - **Redirects are not followed.** The delegate refuses every redirect, so a `3xx`
+///   response is returned as it is, with its `Location` and body; following redirects
+///   (and deciding which header fields may go to another origin) is the client's job.
+///   On Linux the body of a `301`, `302`, `303`, `305`, `307` or `308` is held by
+///   `FoundationNetworking` until that response is complete and arrives in one chunk
+///   (only the deadline bounds it), and such a response without a `Location` field
+///   arrives with an empty body (`FoundationNetworking` drops it).
+/// - **Authentication challenges end.** On Linux, `FoundationNetworking` turns a `401`
+///   with a `WWW-Authenticate` header into a challenge it cannot answer without
+///   credentials and would hang; the delegate cancels it, and the `401` is returned with
+///   its header fields and body. Credentials in the configuration's
+///   `urlCredentialStorage` are not used there; send an `Authorization` header instead
+///   (for example with ``HeadersMiddleware``). On Apple platforms challenges get
+///   `URLSession`'s default handling, and a `401` it cannot answer is returned.
+///
+/// Tasks made directly on ``session`` get the same redirect and challenge handling; their
+/// other events are ignored.
+///
+/// ## On a borrowed session
+/// ``init(session:streamedBodyLimit:responseBufferLimit:)`` sends through a session the
+/// caller owns. Its own delegate decides redirects and challenges. The transport cannot
+/// have the task's events one by one there: on such a session `FoundationNetworking`
+/// gives a task delegate only the redirect callback (observed), and the transport keeps
+/// to completion handlers on Apple platforms too, so as not to take decisions from the
+/// session's delegate. So requests run with completion handlers and **the body is
+/// buffered whole** before `send` returns (in memory; ``MessageBody/bufferedData`` holds
+/// it), with no limit but the deadline. A session another
+/// `URLSessionTransport` created is the exception: its delegate is the transport's, and
+/// requests stream as on a session of one's own.
+///
+/// ## Everywhere
 /// - **Request bodies are sent from memory.** A streamed ``MessageBody`` (for example
 ///   multipart form data read from files) is collected into memory before the request
 ///   starts, up to ``streamedBodyLimit`` bytes; a larger body fails with a
 ///   ``TransportError`` of kind ``TransportError/Kind/invalidRequest`` whose
 ///   underlying error is ``MessageBodyError/tooLarge(limit:)``. For large uploads, use
 ///   the AsyncHTTPClient transport.
-/// - **Response bodies are buffered.** `URLSession` hands over the whole body at the
-///   end, so the returned body is always in memory, never streamed. Responses that
-///   ``HTTPResponse/cannotHaveBody(respondingTo:)`` have no body (`nil`).
+/// - **Responses that ``HTTPResponse/cannotHaveBody(respondingTo:)`` have no body**
+///   (`nil`); `send` waits for their task to complete, so nothing outlives the call.
 /// - **`GET` and `HEAD` cannot carry a body.** `URLSession` fails them; the transport
 ///   drops an empty body and refuses a non-empty one with
 ///   ``TransportError/Kind/invalidRequest``.
-/// - **Redirects are followed** by `URLSession`, as it does by default; the returned
-///   response is the final one. On Linux, `307`/`308` redirects keep the method but
-///   drop the request body (observed against httpbin: a `POST` to
-///   `/redirect-to?status_code=307` arrives as a `POST` with no body), a
-///   `FoundationNetworking` limitation without task delegates.
-/// - **Authentication challenges are not answered.** On Linux, a `401`/`407` that
-///   carries a challenge (`FoundationNetworking` raises one for a `401` with a
-///   `WWW-Authenticate` header) arrives with its status and header fields but an
-///   **empty body**: `FoundationNetworking` drops it. Credentials in the configuration's
-///   `urlCredentialStorage` are not used there; send an `Authorization` header instead
-///   (for example with ``HeadersMiddleware``). On Apple platforms the challenge gets
-///   `URLSession`'s default handling and the response arrives with its body. A borrowed
-///   session needs a delegate of its own on Linux; see ``init(session:streamedBodyLimit:)``.
-/// - **`URLSession` adds its own header fields** (`Accept`, `Accept-Encoding`,
-///   `User-Agent`, …) when the request lacks them, and decodes compressed responses;
-///   the returned body is the decoded bytes.
+/// - **Failures follow the table in ``TransportError``**, each with a one-line
+///   ``TransportError/detail`` naming the `URLError` (for example
+///   `URLError -1 unknown: transfer closed with 90 bytes remaining to read`), which stays
+///   the ``TransportError/underlying`` error. On Linux, where `FoundationNetworking`
+///   reports most libcurl failures as `URLError.unknown`, curl's message decides the
+///   kind. Response heads carry the standard reason phrase of their status
+///   (`HTTPURLResponse` keeps none).
+/// - **`URLSession` adds its own header fields** (`Accept`, `User-Agent`, …) when the
+///   request lacks them, and decodes content-encoded responses; the returned body is the
+///   decoded bytes.
+/// - **Compressed bodies on Linux.** libcurl does not notice a gzip or deflate stream
+///   that ends early when the framing (`Content-Length` or chunks) is complete: the
+///   truncated, decoded bytes arrive as a success. It decodes whatever encoding the
+///   server sends, whatever the request asked for. So on Linux the transport sends
+///   `Accept-Encoding: identity` when the request has no `Accept-Encoding` field:
+///   servers that honour it send plain bytes, whose length libcurl checks (a body cut
+///   short is ``TransportError/Kind/connectionLost``). A request that sets its own
+///   `Accept-Encoding` gets compressed responses, decoded, without that check. A body
+///   that does not decode at all is ``TransportError/Kind/malformedResponse``. On
+///   Apple platforms the transport leaves `Accept-Encoding` to `URLSession`.
 ///
 /// Deadlines: the ``Networker`` enforces the call's deadline by cancelling the calling
-/// task, which cancels the `URLSessionTask` at once and throws `CancellationError`. The
-/// transport also sets the request's `timeoutInterval` (an idle timeout) to the time
-/// left, rounded up to whole seconds because `FoundationNetworking` truncates it, so
-/// `URLSession` gives up on its own too (``TransportError/Kind/timedOut``); used
-/// without a ``Networker``, that idle timeout is the only limit.
+/// task, which cancels the `URLSessionTask` and throws `CancellationError` at once, also
+/// while the body is read. The transport also sets the request's `timeoutInterval` (an
+/// idle timeout) to the time left, rounded up to whole seconds because
+/// `FoundationNetworking` truncates it, so `URLSession` gives up on its own too
+/// (``TransportError/Kind/timedOut``); used without a ``Networker``, that idle timeout is
+/// the only limit.
+///
+/// On Linux, `FoundationNetworking` runs all the transfers of a session on one work
+/// queue, which a peer sending faster than libcurl processes (seen on loopback) can keep
+/// busy: `URLSessionTask.cancel()` waits for that queue (observed: up to about 2 s), and
+/// so do other requests on the same transport (observed: 0.01 s to over 1 s for a small
+/// request beside such a body, a few timing out at a 3 s deadline). The transport
+/// therefore cancels from a global dispatch queue and drops every byte that arrives after
+/// it gave up, so the caller is answered at once and memory stays bounded while
+/// `FoundationNetworking` gets round to closing the connection.
 public struct URLSessionTransport: Transport {
     /// The default for ``streamedBodyLimit``: 512 MiB.
     public static let defaultStreamedBodyLimit = 512 * 1024 * 1024
+    /// The default for ``responseBufferLimit``: 32 MiB, the default
+    /// ``Networker/Configuration/maxResponseBodySize``, so that a collecting reader that
+    /// falls behind by a whole body still ends with the client's own limit (or the body),
+    /// and at most twice that limit is held.
+    public static let defaultResponseBufferLimit = 32 * 1024 * 1024
 
     /// The session every request goes through. When the transport created it, its
-    /// delegate cancels authentication challenges on Linux, also for tasks made on it
-    /// directly (they fail with `URLError.cancelled` instead of hanging).
+    /// delegate refuses redirects and, on Linux, ends authentication challenges, also for
+    /// tasks made on it directly.
     public var session: URLSession { owner.session }
     /// The most bytes a streamed request body may hold; it is collected into memory first.
     public let streamedBodyLimit: Int
-    /// The session and, when the transport created it, its delegate.
+    /// The most bytes of a streamed response body that may arrive and wait unread
+    /// before the transport stops the request (see the type's documentation). Not used
+    /// for a borrowed session whose bodies are buffered.
+    public let responseBufferLimit: Int
+    /// The session and, when it is the transport's kind, its delegate.
     let owner: SessionOwner
 
     /// Creates a transport with its own session, made once from `configuration` and
     /// reused for every request. The session is invalidated, letting running tasks
-    /// finish, when the last copy of the transport goes away. Its delegate ends
-    /// authentication challenges on Linux, so that a `401` is returned rather than
-    /// hanging (see the type's documentation).
+    /// finish, when the last copy of the transport goes away. Its delegate streams
+    /// response bodies, refuses redirects and ends authentication challenges (see the
+    /// type's documentation).
     /// - Parameters:
     ///   - configuration: the session's configuration; `.default` unless told.
     ///   - streamedBodyLimit: the most bytes a streamed request body may hold.
+    ///   - responseBufferLimit: the most bytes of a response body that may wait unread.
     public init(
         configuration: URLSessionConfiguration = .default,
-        streamedBodyLimit: Int = Self.defaultStreamedBodyLimit
+        streamedBodyLimit: Int = Self.defaultStreamedBodyLimit,
+        responseBufferLimit: Int = Self.defaultResponseBufferLimit
     ) {
         self.owner = SessionOwner(configuration: configuration)
         self.streamedBodyLimit = streamedBodyLimit
+        self.responseBufferLimit = responseBufferLimit
     }
 
     /// Creates a transport that borrows `session`; the caller keeps ownership and
     /// decides when to invalidate it.
+    ///
+    /// The session's own delegate decides redirects (without one, `URLSession` follows
+    /// them) and authentication challenges, and response bodies are buffered whole,
+    /// since the transport cannot receive the task's events on a session it did not make;
+    /// see the type's documentation. A session made by another `URLSessionTransport`
+    /// behaves as that transport's own.
     ///
     /// - Important: On Linux, a borrowed session without a delegate that ends
     ///   authentication challenges (`URLSession.shared` has none) hangs on a `401` with
@@ -87,16 +171,26 @@ public struct URLSessionTransport: Transport {
     ///   delivers the response. A delegate answering `urlSession(_:task:didReceive:completionHandler:)`
     ///   with `.cancelAuthenticationChallenge` makes such a request fail at once with
     ///   `URLError.cancelled` (kind ``TransportError/Kind/other``) instead; to receive the
-    ///   `401` itself, let the transport create its session with ``init(configuration:streamedBodyLimit:)``.
+    ///   `401` itself, let the transport create its session with
+    ///   ``init(configuration:streamedBodyLimit:responseBufferLimit:)``.
     /// - Parameters:
     ///   - session: the session to send requests through, for example `.shared`.
     ///   - streamedBodyLimit: the most bytes a streamed request body may hold.
-    public init(session: URLSession, streamedBodyLimit: Int = Self.defaultStreamedBodyLimit) {
+    ///   - responseBufferLimit: the most bytes of a response body that may wait unread,
+    ///     when the session is another transport's and bodies stream.
+    public init(
+        session: URLSession,
+        streamedBodyLimit: Int = Self.defaultStreamedBodyLimit,
+        responseBufferLimit: Int = Self.defaultResponseBufferLimit
+    ) {
         self.owner = SessionOwner(borrowing: session)
         self.streamedBodyLimit = streamedBodyLimit
+        self.responseBufferLimit = responseBufferLimit
     }
 
     /// Sends `request` through the session; see ``Transport/send(_:body:deadline:)``.
+    /// - Returns: the head as soon as it arrives, with a streamed body (a buffered one on
+    ///   a borrowed session); see the type's documentation.
     /// - Throws: `CancellationError` when the calling task is cancelled, and
     ///   ``TransportError`` for failures below HTTP (see the type's documentation).
     public func send(
@@ -110,7 +204,12 @@ public struct URLSessionTransport: Transport {
         if let deadline {
             urlRequest.timeoutInterval = try Self.timeoutInterval(until: deadline)
         }
-        let call = DataTaskCall(session: session, challenges: owner.challenges, request: urlRequest, body: bytes)
-        return Self.makeResponse(try await call.run(), method: request.method)
+        guard let delegate = owner.delegate else {
+            let call = DataTaskCall(session: session, request: urlRequest, body: bytes)
+            return Self.makeResponse(try await call.run(), method: request.method)
+        }
+        let call = StreamedCall(session: session, delegate: delegate, request: urlRequest, body: bytes,
+                                bufferLimit: responseBufferLimit)
+        return try await call.run(method: request.method)
     }
 }

@@ -9,6 +9,12 @@ public enum URLSessionTransportError: Error, Sendable, Equatable, CustomStringCo
     case notHTTPResponse
     /// The response's status code is outside `0...999`.
     case invalidStatus(Int)
+    /// More than `limit` bytes of a streamed response body arrived and waited unread:
+    /// the body was read more slowly than the network delivered it. A data task cannot be
+    /// paused (in `FoundationNetworking`, resuming a suspended one starts it over), so the
+    /// transport stops the request instead of holding an unbounded buffer; see
+    /// ``URLSessionTransport/responseBufferLimit``.
+    case responseBufferFull(limit: Int)
 
     /// A one-line description for logs.
     public var description: String {
@@ -17,6 +23,8 @@ public enum URLSessionTransportError: Error, Sendable, Equatable, CustomStringCo
         case .bodyNotAllowed(let method): "URLSession cannot send a \(method) request with a body"
         case .notHTTPResponse: "URLSession returned no HTTP response"
         case .invalidStatus(let code): "the response status \(code) is not a valid HTTP status"
+        case .responseBufferFull(let limit):
+            "more than \(limit) bytes of the response body arrived unread; URLSession cannot pause a transfer, so it was stopped"
         }
     }
 }

@@ -56,9 +56,8 @@ import Testing
                 #expect(ContinuousClock.now - start < .seconds(6))
                 #expect(error?.kind == .transport)
                 #expect(error?.isTimeout == true)
-                // AsyncHTTPClient streams, so the head arrived first; URLSession hands over
-                // head and body together at the end.
-                #expect(error?.phase == (kind == .asyncHTTPClient ? .readingBody : .awaitingHead))
+                // Both transports stream, so the head arrived first.
+                #expect(error?.phase == .readingBody)
             }
         }
     }

@@ -10,7 +10,8 @@ extension Networker {
     /// one timer covers the head and every read, and a read past the deadline throws
     /// ``TransportError`` of kind ``TransportError/Kind/timedOut``. The timer is released
     /// when the body ends, fails, or is dropped. Whether the body really streams depends
-    /// on the transport: AsyncHTTPClient streams, URLSession delivers it whole.
+    /// on the transport: AsyncHTTPClient streams, and so does URLSession on a session the
+    /// transport created (on a borrowed session it delivers the body whole).
     /// - Throws: ``StrataError`` naming the stage that failed.
     public func stream<Response>(_ endpoint: Endpoint<Response>) async throws(StrataError) -> (HTTPResponse, MessageBody) {
         let encoded = try encode(endpoint)
@@ -27,7 +28,7 @@ extension Networker {
             if let responseBody, responseBody.bufferedData == nil, let timer {
                 body = MessageBody(length: responseBody.length, source: TimedChunkSource(responseBody, timer: timer))
             } else {
-                // No body, or one already in memory (URLSession, the mock): nothing left to time.
+                // No body, or one already in memory (the mock, a borrowed URLSession): nothing left to time.
                 timer?.cancel()
                 body = responseBody ?? MessageBody(Data())
             }

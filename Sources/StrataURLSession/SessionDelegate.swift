@@ -1,0 +1,106 @@
+import Foundation
+import Strata
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The delegate of the sessions ``URLSessionTransport`` creates: it routes each task's
+/// events, by task identifier, to the ``TaskExchange`` registered for it, refuses
+/// redirects, and ends authentication challenges.
+///
+/// - **Responses and bodies**: the head, each chunk of the body and the completion go to
+///   the task's exchange. Tasks nobody registered (made directly on the session) are
+///   left alone; an exchange is forgotten when its task completes.
+/// - **Redirects**: `urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:)`
+///   answers `nil`, so the `3xx` response itself, with its `Location` and body, is
+///   delivered; this holds for every task of the session.
+/// - **Authentication challenges** (Linux): `FoundationNetworking` turns a `401` with a
+///   `WWW-Authenticate` header into a challenge, and without credentials to offer it
+///   neither retries nor completes: the task hangs. So the challenge is cancelled (the
+///   task completes with `URLError.cancelled` after the `401` and its body were
+///   delivered) and the exchange is told, so that it ends the body normally. TLS-level
+///   challenges (server trust, client certificate) get default handling. On Apple
+///   platforms every challenge gets default handling, as without a delegate: a `401`
+///   the session cannot answer from its credential storage is delivered with its body.
+final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    /// The authentication methods of TLS-level challenges. `FoundationNetworking` defines
+    /// neither constant (it never issues such challenges); these are their values.
+    static let tlsMethods: Set<String> = [
+        "NSURLAuthenticationMethodServerTrust", "NSURLAuthenticationMethodClientCertificate",
+    ]
+
+    private let exchanges = Locked<[Int: TaskExchange]>([:])
+
+    /// Routes the events of `task` to `exchange` until the task completes; call it
+    /// before resuming the task.
+    func register(_ exchange: TaskExchange, for task: URLSessionTask) {
+        exchanges.withLock { $0[task.taskIdentifier] = exchange }
+    }
+
+    /// How many tasks have an exchange registered: none once every task has completed.
+    var registeredCount: Int {
+        exchanges.withLock { $0.count }
+    }
+
+    private func exchange(for task: URLSessionTask) -> TaskExchange? {
+        exchanges.withLock { $0[task.taskIdentifier] }
+    }
+
+    /// Hands the response head to the task's exchange and lets the transfer go on.
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        exchange(for: dataTask)?.receive(response)
+        completionHandler(.allow)
+    }
+
+    /// Hands a chunk of the body to the task's exchange.
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        exchange(for: dataTask)?.receive(data)
+    }
+
+    /// Ends the task's exchange, with `error` when the task failed, and forgets it.
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let exchange = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        exchange?.complete(error, response: task.response)
+    }
+
+    /// Refuses every redirect: the `3xx` response is delivered as the final one.
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+
+    /// Answers `challenge` for `task`; see the type's documentation.
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        completionHandler(disposition(for: challenge, task: task), nil)
+    }
+
+    private func disposition(
+        for challenge: URLAuthenticationChallenge,
+        task: URLSessionTask
+    ) -> URLSession.AuthChallengeDisposition {
+        #if canImport(FoundationNetworking)
+        guard !Self.tlsMethods.contains(challenge.protectionSpace.authenticationMethod) else {
+            return .performDefaultHandling
+        }
+        exchange(for: task)?.challengeCancelled(failureResponse: challenge.failureResponse as? HTTPURLResponse)
+        return .cancelAuthenticationChallenge
+        #else
+        return .performDefaultHandling
+        #endif
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import HTTPTypes
+import Strata
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One request on a session whose delegate is a ``SessionDelegate``: a data or upload
+/// task without a completion handler, whose events the delegate routes to a
+/// ``TaskExchange``. ``run()`` returns when the head arrives; the body streams.
+struct StreamedCall: Sendable {
+    let session: URLSession
+    let delegate: SessionDelegate
+    let request: URLRequest
+    /// The request body, sent with an upload task; `nil` sends a plain data task.
+    let body: Data?
+    /// The most response bytes that may wait unread.
+    let bufferLimit: Int
+
+    /// Starts the task and waits for the response head.
+    ///
+    /// Cancelling the calling task while it waits cancels the `URLSessionTask` and throws
+    /// `CancellationError` at once.
+    /// - Parameter method: the request's method, which decides whether the response can
+    ///   have a body.
+    /// - Returns: the head (with its standard reason phrase) and the body: `nil` when the
+    ///   response cannot have one (the task is then awaited to its end), otherwise a
+    ///   streamed ``MessageBody`` whose length is the `Content-Length` of a body that is
+    ///   not content-encoded.
+    /// - Throws: `CancellationError`, or a ``TransportError`` classifying the failure.
+    func run(method: HTTPRequest.Method) async throws -> (HTTPResponse, MessageBody?) {
+        let exchange = TaskExchange(bufferLimit: bufferLimit)
+        // Owns the exchange from here on: leaving this function by an error, or dropping
+        // the body, stops it.
+        let chunks = URLSessionBodyChunks(exchange)
+        let delegate = self.delegate
+        let task = makeTask()
+        let response = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                exchange.start(task, continuation: continuation) { delegate.register($0, for: $1) }
+            }
+        } onCancel: {
+            exchange.stop()
+        }
+        let head = try URLSessionTransport.head(of: response)
+        guard !head.cannotHaveBody(respondingTo: method) else {
+            try await Self.awaitEnd(of: chunks)
+            return (head, nil)
+        }
+        return (head, MessageBody(length: URLSessionTransport.declaredLength(of: head), streaming: chunks))
+    }
+
+    private func makeTask() -> URLSessionTask {
+        if let body {
+            session.uploadTask(with: request, from: body)
+        } else {
+            session.dataTask(with: request)
+        }
+    }
+
+    /// Waits for the task of a response without a body to complete, so that nothing
+    /// outlives the call; bytes that arrive anyway are discarded, and a failure after a
+    /// complete head is ignored.
+    private static func awaitEnd(of chunks: URLSessionBodyChunks) async throws {
+        do {
+            for try await _ in chunks {}
+        } catch is TransportError {
+            return
+        }
+    }
+}
