@@ -81,6 +81,9 @@ public struct AsyncHTTPClientTransport: Transport {
     /// `deadline` until the response head arrives (with a timer on its event loop that is
     /// released with the request); the body is read within the caller's deadline, which
     /// the ``Networker`` enforces by cancelling the reading task.
+    /// A request that fails because its pooled connection had closed before the request
+    /// was written is sent once more (nothing reached the server), when its body can be
+    /// read again.
     /// - Throws: `CancellationError` when the task is cancelled; ``TransportError`` with
     ///   kind ``TransportError/Kind/timedOut`` once `deadline` passes before the head,
     ///   ``TransportError/Kind/invalidRequest`` for a request AsyncHTTPClient
@@ -91,15 +94,27 @@ public struct AsyncHTTPClientTransport: Transport {
         body: MessageBody?,
         deadline: ContinuousClock.Instant?
     ) async throws -> (HTTPResponse, MessageBody?) {
-        let clientRequest = try HTTPClientRequest(request, body: body)
         try Task.checkCancellation()
         if let deadline, deadline <= .now { throw TransportError(.timedOut) }
         let response: HTTPClientResponse
         do {
-            response = try await client.execute(clientRequest, deadline: NIODeadline(deadline))
+            response = try await execute(request, body: body, deadline: deadline)
+        } catch let error as ChannelError where error == .ioOnClosedChannel && body?.isReplayable != false {
+            // The pool handed out a connection that closed before the request was written
+            // (for example after a response with more bytes than its `Content-Length`):
+            // nothing was sent, so sending it once more on another connection is safe.
+            do {
+                response = try await execute(request, body: body, deadline: deadline)
+            } catch {
+                throw TransportErrorClassifier.classify(error, deadline: deadline)
+            }
         } catch {
             throw TransportErrorClassifier.classify(error, deadline: deadline)
         }
         return try ResponseConversion.convert(response, requestMethod: request.method, deadline: deadline)
+    }
+
+    private func execute(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> HTTPClientResponse {
+        try await client.execute(HTTPClientRequest(request, body: body), deadline: NIODeadline(deadline))
     }
 }

@@ -9,19 +9,39 @@ import FoundationNetworking
 extension URLSessionTransport {
     /// The response head of `response`: status (with its standard reason phrase, since
     /// `HTTPURLResponse` keeps none) and header fields.
-    /// - Throws: ``TransportError/Kind/other`` with ``URLSessionTransportError/notHTTPResponse``
-    ///   or ``URLSessionTransportError/invalidStatus(_:)``.
+    /// - Throws: ``TransportError/Kind/other`` with ``URLSessionTransportError/notHTTPResponse``;
+    ///   ``TransportError/Kind/malformedResponse`` for a status outside `100...999`
+    ///   (``URLSessionTransportError/invalidStatus(_:)``) or a header field holding a
+    ///   control character (``URLSessionTransportError/invalidHeaderField(_:)``), which
+    ///   libcurl lets through where other HTTP parsers refuse the response.
     static func head(of response: URLResponse?) throws -> HTTPResponse {
         guard let urlResponse = response as? HTTPURLResponse else {
             let error = URLSessionTransportError.notHTTPResponse
             throw TransportError(.other, underlying: error, detail: error.description)
         }
+        if let name = invalidFieldName(in: urlResponse) {
+            let error = URLSessionTransportError.invalidHeaderField(name)
+            throw TransportError(.malformedResponse, underlying: error, detail: error.description)
+        }
         guard var head = urlResponse.httpResponse else {
             let error = URLSessionTransportError.invalidStatus(urlResponse.statusCode)
-            throw TransportError(.other, underlying: error, detail: error.description)
+            throw TransportError(.malformedResponse, underlying: error, detail: error.description)
         }
         head.status = head.status.withStandardReasonPhrase
         return head
+    }
+
+    /// The name of the first header field whose name or value holds a control character
+    /// (anything below `0x20` but the tab, and `0x7F`), or `nil`.
+    private static func invalidFieldName(in response: HTTPURLResponse) -> String? {
+        func isControl(_ byte: UInt8) -> Bool { (byte < 0x20 && byte != 0x09) || byte == 0x7F }
+        for (name, value) in response.allHeaderFields {
+            let name = "\(name)", value = "\(value)"
+            if name.utf8.contains(where: isControl) || value.utf8.contains(where: isControl) {
+                return String(decoding: name.utf8.map { isControl($0) ? UInt8(ascii: "?") : $0 }, as: UTF8.self)
+            }
+        }
+        return nil
     }
 
     /// The body's byte count as the head declares it: the `Content-Length` of a body

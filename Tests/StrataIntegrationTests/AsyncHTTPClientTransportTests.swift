@@ -6,7 +6,7 @@ import Testing
 @testable import StrataAsyncHTTPClient
 import StrataTestServer
 
-@Suite("AsyncHTTPClientTransport against the in-process server")
+@Suite("AsyncHTTPClientTransport against the in-process server", .isTimed)
 struct AsyncHTTPClientTransportTests {
     // MARK: Requests and bodies
 

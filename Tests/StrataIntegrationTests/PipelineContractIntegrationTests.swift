@@ -7,7 +7,7 @@ import Testing
 
 /// The pipeline contract against a real server, over every transport: the client's
 /// deadline covers the body, and a failed response's whole body reaches the app.
-@Suite struct PipelineContractIntegrationTests {
+@Suite(.isTimed) struct PipelineContractIntegrationTests {
     struct Problem: Codable, Equatable {
         let code: String
         let detail: String

@@ -61,18 +61,11 @@ enum RedirectProbe: CaseIterable, CustomTestStringConvertible, Sendable {
     }
 }
 
-@Suite("Redirects over every transport")
+@Suite("Redirects over every transport", .isTimed)
 struct RedirectFaultTests {
-    /// The cells where a transport that still follows redirects itself differs from
-    /// Strata's policy; checked inside `withKnownIssue` until the transport leaves them to Strata.
-    static func isPending(_ probe: RedirectProbe, _ transport: TransportKind) -> Bool {
-        guard transport == .urlSession else { return false }
-        switch probe {
-        case .status(let code, _): return code == 307 || code == 308  // body dropped
-        case .crossOrigin, .loop, .chain(12): return true  // credentials forwarded; 20 hops allowed
-        default: return false
-        }
-    }
+    /// The cells where a transport differs from Strata's policy; checked inside
+    /// `withKnownIssue`. None: both transports leave redirects to Strata.
+    static func isPending(_ probe: RedirectProbe, _ transport: TransportKind) -> Bool { false }
 
     /// Sent with every probe: a `POST` with a body and credentials, to see which of them
     /// survive each redirect.

@@ -8,8 +8,8 @@ import Testing
 /// rules on every transport, credentials withheld from another origin (a second server
 /// on another port).
 @Suite struct RedirectIntegrationTests {
-    /// The transports whose own redirect handling is off, so Strata's policy applies.
-    static let transports: [TransportKind] = [.asyncHTTPClient]
+    /// Every transport leaves redirects to Strata, so its policy applies to all.
+    static let transports = TransportKind.allCases
 
     /// A route to a URL built once.
     struct URLRoute: URLRouteProvider {

@@ -17,7 +17,7 @@ import Testing
 /// loaded test machine leaves unscheduled for a while (loopback delivers hundreds of MB/s)
 /// does not turn the failure under test into
 /// ``URLSessionTransportError/responseBufferFull(limit:)``.
-@Suite("URLSessionTransport memory and limits", .serialized)
+@Suite("URLSessionTransport memory and limits", .serialized, .runsAlone)
 struct URLSessionMemoryTests {
     static let limit = 32 * 1024 * 1024
     /// The most the resident set may grow while a test runs: twice the body limit.

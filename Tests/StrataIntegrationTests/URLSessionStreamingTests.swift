@@ -12,7 +12,7 @@ import FoundationNetworking
 /// The URLSession transport on a session it created: the head returns at once, the body
 /// streams, dropping it stops the task, redirects come back as they are, and failures
 /// are classified (against a raw socket server for replies that break HTTP).
-@Suite("URLSessionTransport streaming")
+@Suite("URLSessionTransport streaming", .isTimed)
 struct URLSessionStreamingTests {
     let transport = URLSessionTransport(configuration: .ephemeral)
 

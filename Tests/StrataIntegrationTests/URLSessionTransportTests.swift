@@ -9,7 +9,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-@Suite("URLSessionTransport against the in-process server")
+@Suite("URLSessionTransport against the in-process server", .isTimed)
 struct URLSessionTransportTests {
     let transport = URLSessionTransport(configuration: .ephemeral)
 
