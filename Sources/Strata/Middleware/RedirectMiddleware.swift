@@ -31,11 +31,12 @@ public struct RedirectMiddleware: Middleware {
         context: MiddlewareContext,
         next: MiddlewareNext
     ) async throws -> (HTTPResponse, MessageBody?) {
+        var (response, responseBody) = try await next(request, body, context)
+        guard Self.location(of: response) != nil else { return (response, responseBody) }
+        // Only a call that gets a redirect pays for tracking the hops.
         var hop = RedirectHopState(request: request, body: body)
         var context = context
-        while true {
-            let (response, responseBody) = try await next(hop.request, hop.body, context)
-            guard let location = Self.location(of: response) else { return (response, responseBody) }
+        while let location = Self.location(of: response) {
             let number = (context.redirect?.number ?? 0) + 1
             let from = hop.request.absoluteURLString
             do {
@@ -52,7 +53,9 @@ public struct RedirectMiddleware: Middleware {
                 "strata.redirect.hop": "\(number)", "strata.redirect.status": "\(response.status.code)",
                 "strata.redirect.to": "\(hop.request.absoluteURLString)",
             ])
+            (response, responseBody) = try await next(hop.request, hop.body, context)
         }
+        return (response, responseBody)
     }
 
     /// The `Location` of a redirect Strata follows (`301`, `302`, `303`, `307`, `308`).
