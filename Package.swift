@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),  // tests only: name clashes
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),  // the fault server's gzip bodies
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),  // graceful server shutdown
     ],
     targets: [
         // The core: models, routing, encodings, requests, pipeline, client. No transport.
@@ -62,10 +63,24 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        // Runs the in-process Hummingbird servers (test and demo) in a ServiceGroup and shuts
+        // them down gracefully, never dropping a connection they accepted.
+        .target(
+            name: "StrataServerLifecycle",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         // An in-process Hummingbird server that echoes what it receives, for the tests.
         .target(
             name: "StrataTestServer",
             dependencies: [
+                "StrataServerLifecycle",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
@@ -87,6 +102,7 @@ let package = Package(
         .target(
             name: "StrataDemoServer",
             dependencies: [
+                "StrataServerLifecycle",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
@@ -148,11 +164,13 @@ let package = Package(
                 "StrataFaultServer",
                 "StrataDemoServer",
                 "StrataDemo",
+                "StrataServerLifecycle",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CompressNIO", package: "compress-nio"),  // checks the fault server's gzip bodies
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),  // the raw reply server of the fault tests
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),  // raw reply servers, shutdown stress test
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]

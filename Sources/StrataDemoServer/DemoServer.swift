@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import StrataServerLifecycle
 
 /// The demo API served in-process by Hummingbird: users with photos, search, form
 /// login, JSON registration, multipart avatars, a bearer-protected `/me`, and
@@ -20,12 +21,12 @@ public final class DemoServer: Sendable {
     public let baseURL: URL
     /// The port the server listens on.
     public let port: Int
-    private let task: Task<Void, any Error>
+    private let server: InProcessServer
 
-    private init(baseURL: URL, port: Int, task: Task<Void, any Error>) {
+    private init(baseURL: URL, server: InProcessServer) {
         self.baseURL = baseURL
-        self.port = port
-        self.task = task
+        self.port = server.port
+        self.server = server
     }
 
     /// Starts a server and returns once it accepts connections.
@@ -45,57 +46,40 @@ public final class DemoServer: Sendable {
     ) async throws -> DemoServer {
         let router = Router()
         DemoRoutes.register(on: router, store: DemoStore())
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname(host, port: port), serverName: "strata-demo"),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            },
-            logger: logger ?? Self.quietLogger
-        )
-        let task = Task {
-            defer { portContinuation.finish() }
-            if stopsOnSignals {
-                try await app.runService()
-            } else {
-                try await app.runService(gracefulShutdownSignals: [])
-            }
-        }
-        var iterator = ports.makeAsyncIterator()
-        guard let boundPort = await iterator.next(), boundPort > 0,
-              let url = URL(string: "http://\(Self.urlHost(host)):\(boundPort)")
-        else {
-            task.cancel()
-            let failure = await task.result
-            if case .failure(let error) = failure { throw error }
+        let server: InProcessServer
+        do {
+            server = try await InProcessServer.start(
+                router: router,
+                host: host,
+                port: port,
+                serverName: "strata-demo",
+                logger: logger ?? Self.quietLogger,
+                stopsOnSignals: stopsOnSignals
+            )
+        } catch InProcessServerError.didNotStart {
             throw DemoServerError.didNotStart
         }
-        return DemoServer(baseURL: url, port: boundPort, task: task)
+        guard let url = URL(string: "http://\(Self.urlHost(host)):\(server.port)") else {
+            await server.shutdown()
+            throw DemoServerError.didNotStart
+        }
+        return DemoServer(baseURL: url, server: server)
     }
 
-    /// Stops the server and waits until it has.
+    /// Stops the server and waits until it has. The shutdown is graceful: the server
+    /// stops accepting, closes idle connections and lets requests in flight finish (those
+    /// still running after half a second are cancelled); no connection it accepted is
+    /// dropped unserved.
     public func shutdown() async {
-        task.cancel()
-        _ = await task.result
+        await server.shutdown()
     }
 
     /// Waits until the server stops: after a signal (when started with
     /// `stopsOnSignals`), after ``shutdown()``, or when the calling task is cancelled,
-    /// which shuts the server down.
+    /// which shuts the server down gracefully.
     /// - Throws: the server's error, if it stopped on one.
     public func runUntilCancelled() async throws {
-        let task = self.task
-        try await withTaskCancellationHandler {
-            do {
-                try await task.value
-            } catch is CancellationError {
-                return
-            }
-        } onCancel: {
-            task.cancel()
-        }
+        try await server.waitUntilStopped()
     }
 
     private static var quietLogger: Logger {

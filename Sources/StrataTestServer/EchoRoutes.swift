@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import StrataServerLifecycle
 
 /// The routes every ``TestServer`` serves.
 ///
@@ -12,8 +13,10 @@ import NIOCore
 /// - `GET /text`: an HTML page, `text/html`.
 /// - `GET /bytes/{n}`: `n` bytes (`0, 1, 2, … 255, 0, …`), `application/octet-stream`.
 /// - `GET /stream/{chunks}`: that many 1 KiB chunks, written one at a time, no length.
-/// - `GET /hang`: answers after 60 seconds (for deadlines and cancellation).
-/// - `GET /stall-body`: sends the head and a first chunk, then stalls for 60 seconds.
+/// - `GET /hang`: answers after 60 seconds (for deadlines and cancellation), or fails at
+///   once when the server shuts down.
+/// - `GET /stall-body`: sends the head and a first chunk, then stalls for 60 seconds or
+///   until the server shuts down.
 /// - `GET /redirect`: `302` to `/json/user/1`.
 /// - `/redirect-to?status={code}&location={URL}` (`GET`, `HEAD`, `POST`, `PUT`, `DELETE`):
 ///   that status (302 by default) with that `Location` and the body `moved`.
@@ -59,14 +62,14 @@ public enum EchoRoutes {
                             })
         }
         router.get("hang") { _, _ in
-            try await Task.sleep(for: .seconds(60))
+            try await InProcessServer.sleepUnlessShuttingDown(for: .seconds(60))
             return text("late", status: .ok, type: "text/plain")
         }
         router.get("stall-body") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/octet-stream"],
                      body: .init { writer in
                          try await writer.write(ByteBuffer(string: "first"))
-                         try await Task.sleep(for: .seconds(60))
+                         try await InProcessServer.sleepUnlessShuttingDown(for: .seconds(60))
                          try await writer.finish(nil)
                      })
         }

@@ -1,18 +1,18 @@
 import Foundation
 import Hummingbird
 import Logging
-import NIOCore
+import StrataServerLifecycle
 
 /// An in-process Hummingbird server on 127.0.0.1 with a free port, for tests that
 /// need a real HTTP peer. Start it, use ``baseURL``, then ``shutdown()``.
 public final class TestServer: Sendable {
     /// `http://127.0.0.1:PORT`.
     public let baseURL: URL
-    private let task: Task<Void, any Error>
+    private let server: InProcessServer
 
-    private init(baseURL: URL, task: Task<Void, any Error>) {
+    private init(baseURL: URL, server: InProcessServer) {
         self.baseURL = baseURL
-        self.task = task
+        self.server = server
     }
 
     /// Starts a server with the echo routes (see ``EchoRoutes``) plus any routes `configure` adds.
@@ -22,33 +22,27 @@ public final class TestServer: Sendable {
         let router = Router()
         EchoRoutes.register(on: router)
         configure(router)
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "strata.test-server")
         logger.logLevel = .critical
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "strata-test"),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            },
-            logger: logger
-        )
-        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0,
-              let url = URL(string: "http://127.0.0.1:\(port)")
-        else {
-            task.cancel()
+        let server: InProcessServer
+        do {
+            server = try await InProcessServer.start(router: router, serverName: "strata-test", logger: logger)
+        } catch {
             throw TestServerError.didNotStart
         }
-        return TestServer(baseURL: url, task: task)
+        guard let url = URL(string: "http://127.0.0.1:\(server.port)") else {
+            await server.shutdown()
+            throw TestServerError.didNotStart
+        }
+        return TestServer(baseURL: url, server: server)
     }
 
-    /// Stops the server and waits for it to finish.
+    /// Stops the server and waits for it to finish. The shutdown is graceful: the server
+    /// stops accepting, closes idle connections and ends `/hang` and `/stall-body` at
+    /// once; a request still running after half a second is cancelled. No connection it
+    /// accepted is dropped unserved (see `InProcessServer`).
     public func shutdown() async {
-        task.cancel()
-        _ = await task.result
+        await server.shutdown()
     }
 
     /// Runs `body` with a fresh server and always shuts it down.
