@@ -37,8 +37,9 @@ final class TaskExchange: Sendable {
         var headWaiter: HeadContinuation?
         /// A read waiting for the next chunk.
         var reader: ChunkContinuation?
-        /// Chunks received and not read yet, and their byte count.
+        /// Chunks received and not read yet (from `pendingStart` on), and their byte count.
         var pending: [Data] = []
+        var pendingStart = 0
         var pendingCount = 0
         /// How the body ended, once it did: no more bytes are accepted after that.
         var end: Result<Void, any Error>?
@@ -90,8 +91,7 @@ final class TaskExchange: Sendable {
         if cancelNow { Self.cancel(task) }
     }
 
-    /// The next chunk of the body, every chunk waiting in the buffer joined into one;
-    /// `nil` at the end.
+    /// The next chunk of the body; `nil` at the end.
     /// - Throws: `CancellationError` once the caller gave up (also when the calling task
     ///   is cancelled during the read, which stops the exchange), ``TransportError`` for
     ///   a failed transfer or a full buffer.
@@ -118,6 +118,7 @@ final class TaskExchange: Sendable {
             guard !state.stopped else { return (nil, nil, nil) }
             state.stopped = true
             state.pending = []
+            state.pendingStart = 0
             state.pendingCount = 0
             defer {
                 state.headWaiter = nil
@@ -156,6 +157,7 @@ final class TaskExchange: Sendable {
             state.pendingCount += data.count
             guard state.pendingCount > bufferLimit else { return (nil, nil) }
             state.pending = []
+            state.pendingStart = 0
             state.pendingCount = 0
             let full = URLSessionTransportError.responseBufferFull(limit: bufferLimit)
             state.end = .failure(TransportError(.other, underlying: full, detail: full.description))
@@ -233,14 +235,15 @@ final class TaskExchange: Sendable {
     private static func takeReady(from state: inout State) -> Result<Data?, any Error>? {
         if state.stopped { return .failure(CancellationError()) }
         if state.pendingCount > 0 {
-            let chunks = state.pending
-            let count = state.pendingCount
-            state.pending = []
-            state.pendingCount = 0
-            guard chunks.count > 1 else { return .success(chunks[0]) }
-            var joined = Data(capacity: count)
-            for chunk in chunks { joined.append(chunk) }
-            return .success(joined)
+            // One chunk at a time: joining them would hold the waiting bytes twice.
+            let chunk = state.pending[state.pendingStart]
+            state.pendingStart += 1
+            state.pendingCount -= chunk.count
+            if state.pendingStart == state.pending.count {
+                state.pending.removeAll(keepingCapacity: true)
+                state.pendingStart = 0
+            }
+            return .success(chunk)
         }
         switch state.end {
         case .success: return .success(nil)

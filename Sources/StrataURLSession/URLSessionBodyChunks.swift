@@ -40,7 +40,7 @@ struct URLSessionBodyChunks: AsyncSequence, Sendable {
     struct Iterator: AsyncIteratorProtocol {
         fileprivate let reader: Reader
 
-        /// The next chunk (everything buffered so far, joined), or `nil` at the end.
+        /// The next chunk, or `nil` at the end.
         mutating func next() async throws -> Data? {
             try await reader.exchange.next()
         }

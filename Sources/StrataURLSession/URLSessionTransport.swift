@@ -30,7 +30,7 @@ import FoundationNetworking
 ///   suspended task produces no network traffic, but not that a data task goes on where
 ///   it stopped, so the transport does not suspend there either. Chunks that arrive
 ///   while nobody reads are buffered up to ``responseBufferLimit`` bytes (each read takes
-///   all of them, joined); past that, the task is cancelled and the next read throws a
+///   the oldest one); past that, the task is cancelled and the next read throws a
 ///   ``TransportError`` of kind ``TransportError/Kind/other`` with
 ///   ``URLSessionTransportError/responseBufferFull(limit:)``. A reader slower than the
 ///   network, for a body larger than the limit, needs the AsyncHTTPClient transport,
