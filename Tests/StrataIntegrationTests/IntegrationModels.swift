@@ -77,3 +77,9 @@ struct EchoRoute: ServiceRoute {
     let baseURL: URL?
     let path: String
 }
+
+/// A route to a URL built elsewhere (a server's URL with a query, say).
+struct FixedURLRoute: URLRouteProvider {
+    let target: URL
+    func url() throws -> URL { target }
+}

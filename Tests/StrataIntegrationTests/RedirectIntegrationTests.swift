@@ -11,17 +11,11 @@ import Testing
     /// Every transport leaves redirects to Strata, so its policy applies to all.
     static let transports = TransportKind.allCases
 
-    /// A route to a URL built once.
-    struct URLRoute: URLRouteProvider {
-        let target: URL
-        func url() throws -> URL { target }
-    }
-
     /// `origin`'s `/redirect-to` answering `status` with `location`.
-    static func redirect(_ origin: TestServer, status: Int, to location: String) -> URLRoute {
+    static func redirect(_ origin: TestServer, status: Int, to location: String) -> FixedURLRoute {
         var components = URLComponents(url: origin.baseURL.appendingPathComponent("redirect-to"), resolvingAgainstBaseURL: false)!
         components.queryItems = [URLQueryItem(name: "status", value: "\(status)"), URLQueryItem(name: "location", value: location)]
-        return URLRoute(target: components.url!)
+        return FixedURLRoute(target: components.url!)
     }
 
     static let credentials: HTTPFields = [.authorization: "Bearer s3cret", .cookie: "session=abc", .proxyAuthorization: "Basic cA=="]
@@ -83,7 +77,7 @@ import Testing
                 var target = server.baseURL.absoluteString + "/echo/end"
                 for _ in 0 ..< 11 { target = Self.redirect(server, status: 302, to: target).target.absoluteString }
                 let chain = await #expect(throws: StrataError.self) {
-                    _ = try await networker.send(Endpoint<Data>(RequestDescription(route: URLRoute(target: URL(string: target)!))))
+                    _ = try await networker.send(Endpoint<Data>(RequestDescription(route: FixedURLRoute(target: URL(string: target)!))))
                 }
                 #expect((chain?.underlying as? RedirectError)?.kind == .tooManyRedirects)
                 #expect((chain?.underlying as? RedirectError)?.redirects == 10)

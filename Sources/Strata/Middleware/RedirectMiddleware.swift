@@ -14,9 +14,6 @@ public struct RedirectMiddleware: Middleware {
     /// The rules it follows.
     public let policy: RedirectPolicy
 
-    /// The most bytes of a redirect response's body read before it is dropped.
-    static let drainLimit = 64 * 1024
-
     /// Creates the step.
     public init(policy: RedirectPolicy = RedirectPolicy()) {
         self.policy = policy
@@ -44,7 +41,7 @@ public struct RedirectMiddleware: Middleware {
             } catch let error as RedirectError {
                 throw StrataError(.redirect, underlying: error, request: hop.request, response: response)
             }
-            _ = try? await responseBody?.collect(upTo: Self.drainLimit)
+            await responseBody?.discard()
             let leftOrigin = hop.hasLeftOrigin
             context.redirect = RedirectHop(
                 number: number, status: response.status, from: from, hasLeftOrigin: leftOrigin,

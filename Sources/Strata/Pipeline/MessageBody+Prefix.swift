@@ -17,3 +17,15 @@ extension MessageBody {
         return result
     }
 }
+
+extension MessageBody {
+    /// How much of a body ``discard()`` reads before dropping it.
+    static let discardLimit = 64 * 1024
+
+    /// Reads (at most 64 KiB, errors ignored) and drops a response body that gets no
+    /// further use, such as a redirect's or a retried response's, so that a small one
+    /// leaves its connection ready for the next request.
+    func discard() async {
+        _ = await prefix(Self.discardLimit)
+    }
+}
