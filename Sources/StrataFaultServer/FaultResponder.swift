@@ -103,7 +103,7 @@ struct FaultResponder {
     /// ``FaultResponses/partialBodySize`` of them.
     private func writePartialBody() async throws {
         var response = FaultResponses.head(status: 200, [("Content-Length", "\(FaultResponses.declaredPartialLength)")])
-        response.writeImmutableBuffer(Self.filler.getSlice(at: 0, length: FaultResponses.partialBodySize)!)
+        response.writeRepeatingByte(UInt8(ascii: "x"), count: FaultResponses.partialBodySize)
         try await outbound.write(response)
     }
 
@@ -126,7 +126,7 @@ struct FaultResponder {
             try await outbound.write(contentsOf: batch)
             remaining -= batchSize
         }
-        try await outbound.write(Self.filler.getSlice(at: 0, length: Int(remaining))!)
+        try await outbound.write(ByteBuffer(repeating: UInt8(ascii: "x"), count: Int(remaining)))
     }
 
     private func writeGzip(_ body: ByteBuffer) async throws {

@@ -16,7 +16,7 @@ public enum GzipBodies {
 
     /// The first half of ``intact``: the gzip stream cut short, without its last blocks
     /// and its trailer.
-    public static let truncated: ByteBuffer = intact.getSlice(at: intact.readerIndex, length: intact.readableBytes / 2)!
+    public static let truncated = ByteBuffer(bytes: intact.readableBytesView.prefix(intact.readableBytes / 2))
 
     /// How many zero bytes ``bomb`` inflates to: 1 GiB.
     public static let bombInflatedSize = 1 << 30

@@ -18,7 +18,7 @@ public struct RetryMiddleware: Middleware {
 
     /// Creates the step.
     public init(policy: RetryPolicy = RetryPolicy()) {
-        self.init(policy: policy, sleep: { try await Task.sleep(for: $0) }, now: { Date() })
+        self.init(policy: policy, sleep: { try await Deadline.sleep(for: $0) }, now: { Date() })
     }
 
     /// Creates the step with its own clock, for tests: `sleep` waits between attempts

@@ -185,4 +185,35 @@ enum Deadline {
             return (.failure(error), false)
         }
     }
+
+    /// Waits `duration`, or until the calling task is cancelled, on an ``ExchangeTimer``
+    /// released the moment the wait ends: unlike a cancelled `Task.sleep`, a cancelled
+    /// wait leaves nothing registered (a retry's backoff, say).
+    /// - Throws: `CancellationError` when the calling task is cancelled first.
+    static func sleep(for duration: Duration) async throws {
+        let (_, timedOut) = await run(until: .now + duration) { await waitUntilCancelled() }
+        if !timedOut { throw CancellationError() }
+    }
+
+    /// Returns once the calling task is cancelled.
+    private static func waitUntilCancelled() async {
+        let waiter = Locked<(cancelled: Bool, continuation: CheckedContinuation<Void, Never>?)>((false, nil))
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let resumeNow = waiter.withLock { state in
+                    if state.cancelled { return true }
+                    state.continuation = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            let continuation = waiter.withLock { state in
+                state.cancelled = true
+                defer { state.continuation = nil }
+                return state.continuation
+            }
+            continuation?.resume()
+        }
+    }
 }
