@@ -79,7 +79,11 @@ public struct RetryPolicy: Sendable, Hashable {
     }
 
     /// An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form RFC 9110 requires.
+    ///
+    /// Only 29 printable ASCII characters reach `DateFormatter`: Foundation traps on some
+    /// other text (a combining accent, say), and `Retry-After` is whatever the server sent.
     private static func httpDate(_ text: String) -> Date? {
+        guard text.utf8.count == 29, text.utf8.allSatisfy({ (0x20 ... 0x7E).contains($0) }) else { return nil }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")

@@ -41,5 +41,7 @@ import Testing
         #expect(wait("-5") == nil)
         #expect(wait("soon") == nil)
         #expect(wait("99999999999999999999999") == .seconds(Int64.max))
+        // DateFormatter traps on this (Foundation's "Incorrect range"): found by the property test.
+        #expect(wait("t\u{301}#") == nil)
     }
 }
