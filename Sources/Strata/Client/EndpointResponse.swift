@@ -13,6 +13,9 @@ public struct EndpointResponse<Value> {
     public let body: Data
     /// How long the exchange took, from encoding to parsed value.
     public let duration: Duration
+    /// How many attempts the call made and why it stopped, when the client has a
+    /// ``RetryMiddleware``.
+    public let retry: RetrySummary?
 }
 
 extension EndpointResponse: Sendable where Value: Sendable {}

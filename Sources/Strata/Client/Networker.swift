@@ -72,6 +72,8 @@ public struct Networker: Sendable {
     /// Shared settings.
     public let configuration: Configuration
     let chain: MiddlewareNext
+    /// Whether a ``RetryMiddleware`` is among the steps, so calls keep a ``RetryRecord``.
+    let retries: Bool
 
     /// Creates a client.
     public init(transport: any Transport, middleware: [any Middleware] = [], configuration: Configuration = Configuration()) {
@@ -81,6 +83,7 @@ public struct Networker: Sendable {
         let redirects = middleware.contains { $0 is RedirectMiddleware } ? nil : configuration.redirects
         let steps: [any Middleware] = redirects.map { [RedirectMiddleware(policy: $0)] + middleware } ?? middleware
         self.chain = Pipeline.chain(steps, transport: transport)
+        self.retries = middleware.contains { $0 is RetryMiddleware }
     }
 
     /// Loads `endpoint` and returns its parsed response.
@@ -94,9 +97,21 @@ public struct Networker: Sendable {
     /// - Throws: ``StrataError`` naming the stage that failed.
     public func response<Response>(for endpoint: Endpoint<Response>) async throws(StrataError) -> EndpointResponse<Response> {
         let start = ContinuousClock.now
+        let context = makeContext(for: endpoint, start: start)
+        do {
+            return try await response(for: endpoint, context: context, start: start)
+        } catch {
+            throw error.withRetry(context.retryRecord?.value)
+        }
+    }
+
+    private func response<Response>(
+        for endpoint: Endpoint<Response>,
+        context: MiddlewareContext,
+        start: ContinuousClock.Instant
+    ) async throws(StrataError) -> EndpointResponse<Response> {
         let encoded = try encode(endpoint)
         let request = encoded.head
-        let context = makeContext(for: endpoint, start: start)
         let (head, body) = try await exchange(request, body: encoded.body, context: context)
 
         try (endpoint.validation ?? configuration.validation)
@@ -113,7 +128,7 @@ public struct Networker: Sendable {
                 mapping: mapping)
         }
         return EndpointResponse(value: value, request: request, head: head, body: body,
-                                duration: start.duration(to: .now))
+                                duration: start.duration(to: .now), retry: context.retryRecord?.value)
     }
 
     /// Runs the chain and reads the whole body, within the call's deadline.
@@ -141,11 +156,14 @@ public struct Networker: Sendable {
     func makeContext<Response>(for endpoint: Endpoint<Response>, start: ContinuousClock.Instant) -> MiddlewareContext {
         var logger = configuration.logger
         logger[metadataKey: "strata.request"] = "\(Pipeline.nextRequestID())"
-        return MiddlewareContext(
+        var context = MiddlewareContext(
             deadline: (endpoint.timeout ?? configuration.timeout).map { start + $0 },
             attemptTimeout: endpoint.attemptTimeout ?? configuration.attemptTimeout,
             attributes: endpoint.attributes,
-            logger: logger)
+            logger: logger,
+            retry: endpoint.retry)
+        context.retryRecord = retries ? RetryRecord() : nil
+        return context
     }
 
     /// Builds the URL and encodes the parameters.

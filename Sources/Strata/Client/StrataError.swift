@@ -114,6 +114,9 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
     public let middleware: String?
     /// Where a transport failure (a timeout, a lost connection) happened, when known.
     public let phase: Phase?
+    /// How many attempts the call made and why it stopped, when the client has a
+    /// ``RetryMiddleware``.
+    public internal(set) var retry: RetrySummary?
 
     /// Creates an error.
     /// - Parameters:
@@ -195,8 +198,17 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
         let head = parts.joined(separator: " ")
         let detail = kindDescription
         var text = head.isEmpty ? detail : "\(head): \(detail)"
+        if let retry, retry.attempts > 1 || retry.stopReason != .notRetryable { text += " (\(retry))" }
         if let bodySnippet { text += "; body: \(bodySnippet)" }
         return text
+    }
+
+    /// This error with `summary` as its ``retry``, unless it has one already.
+    func withRetry(_ summary: RetrySummary?) -> StrataError {
+        guard retry == nil, let summary else { return self }
+        var error = self
+        error.retry = summary
+        return error
     }
 
     private var kindDescription: String {

@@ -12,18 +12,10 @@ import HTTPTypes
 /// `initialBackoff × 2^(attempt − 1)`, at most `maxBackoff` — or as long as the
 /// response's `Retry-After` says (seconds or an HTTP date), also at most `maxBackoff`.
 ///
-/// An endpoint changes the decision with its ``Endpoint/attributes``:
-/// `attributes[RetryPolicy.attribute] = RetryPolicy.never` turns retrying off, and
-/// ``RetryPolicy/withIdempotencyKey`` makes any method retryable by sending an
-/// `Idempotency-Key` field, generated once per call and the same on every attempt. A
-/// request that already carries an `Idempotency-Key` is retryable too.
+/// An endpoint changes the decision with its ``Endpoint/retry`` rule (``RetryRule``):
+/// never retry, retry any method with an `Idempotency-Key`, or decide with a closure.
+/// A request that already carries an `Idempotency-Key` is retryable whatever its method.
 public struct RetryPolicy: Sendable, Hashable {
-    /// The ``Endpoint/attributes`` key that overrides the decision for one endpoint.
-    public static let attribute = "strata.retry"
-    /// The value of ``attribute`` that turns retrying off.
-    public static let never = "never"
-    /// The value of ``attribute`` that sends an `Idempotency-Key` and retries any method.
-    public static let withIdempotencyKey = "idempotency-key"
     /// The `Idempotency-Key` header field.
     public static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
 
@@ -55,6 +47,16 @@ public struct RetryPolicy: Sendable, Hashable {
         self.methods = methods
         self.statuses = statuses
         self.failures = failures
+    }
+
+    /// Whether the default rule retries `request` after `outcome`: an idempotent method
+    /// (or an `Idempotency-Key`), and a status in ``statuses`` or a failure in ``failures``.
+    func retries(_ request: HTTPRequest, outcome: Result<(HTTPResponse, MessageBody?), any Error>) -> Bool {
+        guard methods.contains(request.method) || request.headerFields[Self.idempotencyKey] != nil else { return false }
+        switch outcome {
+        case .success((let response, _)): return statuses.contains(response.status.code)
+        case .failure(let error): return (error as? TransportError).map { failures.contains($0.kind) } ?? false
+        }
     }
 
     /// The wait after failed attempt number `attempt` (1 for the first): a random

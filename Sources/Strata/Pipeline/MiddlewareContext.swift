@@ -29,6 +29,11 @@ public struct MiddlewareContext: Sendable {
     /// credential fields are removed from the request just before the transport, whatever
     /// middleware added on the way.
     public var redirect: RedirectHop?
+    /// The endpoint's retry rule (see ``Endpoint/retry``), for ``RetryMiddleware``.
+    public var retry: RetryRule?
+    /// Where ``RetryMiddleware`` leaves the call's ``RetrySummary``; set by the
+    /// ``Networker`` when its middleware retries.
+    var retryRecord: RetryRecord?
 
     /// Creates a context.
     public init(
@@ -37,7 +42,8 @@ public struct MiddlewareContext: Sendable {
         attemptTimeout: Duration? = nil,
         attributes: [String: String] = [:],
         logger: Logger = Logger(label: "strata"),
-        redirect: RedirectHop? = nil
+        redirect: RedirectHop? = nil,
+        retry: RetryRule? = nil
     ) {
         self.attempt = attempt
         self.deadline = deadline
@@ -45,6 +51,7 @@ public struct MiddlewareContext: Sendable {
         self.attributes = attributes
         self.logger = logger
         self.redirect = redirect
+        self.retry = retry
     }
 
     /// The deadline of an attempt starting now: the earlier of ``deadline`` and now

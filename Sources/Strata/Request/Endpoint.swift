@@ -31,6 +31,9 @@ public struct Endpoint<Response>: Sendable {
     public var attemptTimeout: Duration?
     /// Free-form attributes middleware can act on (see ``MiddlewareContext/attributes``).
     public var attributes: [String: String] = [:]
+    /// How a client's ``RetryMiddleware`` treats this endpoint; `nil` follows its
+    /// ``RetryPolicy``.
+    public var retry: RetryRule?
 
     /// Creates an endpoint from a request and a parse function.
     ///
@@ -71,6 +74,7 @@ public struct Endpoint<Response>: Sendable {
         mapped.timeout = timeout
         mapped.attemptTimeout = attemptTimeout
         mapped.attributes = attributes
+        mapped.retry = retry
         return mapped
     }
 }

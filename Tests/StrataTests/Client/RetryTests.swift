@@ -42,28 +42,28 @@ final class ScriptedTransport: Transport {
         RetryMiddleware(policy: policy, sleep: { duration in waits.withLock { $0.append(duration) } }, now: { now })
     }
 
-    static func send(
+    static func response(
         _ transport: ScriptedTransport,
         method: HTTPRequest.Method = .get,
         body: RequestBody? = nil,
-        attributes: [String: String] = [:],
+        rule: RetryRule? = nil,
         timeout: Duration? = .seconds(60),
         retry: RetryMiddleware,
         extra: [any Middleware] = []
-    ) async throws(StrataError) -> String {
+    ) async throws(StrataError) -> EndpointResponse<String> {
         var description = RequestDescription(route: FixedRoute("http://a.test/x"), method: method)
         description.body = body
         var endpoint = Endpoint<String>(description)
-        endpoint.attributes = attributes
+        endpoint.retry = rule
         endpoint.timeout = timeout
-        return try await Networker(transport: transport, middleware: [retry] + extra).send(endpoint)
+        return try await Networker(transport: transport, middleware: [retry] + extra).response(for: endpoint)
     }
 
     @Test func retryableStatusesAreRetriedWithJitteredBackoff() async throws {
         let transport = ScriptedTransport([.status(503), .status(502)])
         let waits = Locked<[Duration]>([])
-        let value = try await Self.send(transport, retry: Self.middleware(waits: waits))
-        #expect(value == "status 200")
+        let value = try await Self.response(transport, retry: Self.middleware(waits: waits))
+        #expect(value.value == "status 200")
         #expect(transport.requests.count == 3)
         let slept = waits.withLock { $0 }
         #expect(slept.count == 2)
@@ -87,7 +87,7 @@ final class ScriptedTransport: Transport {
     func otherStatusesAreNotRetried(code: Int) async throws {
         let transport = ScriptedTransport([.status(code)])
         let waits = Locked<[Duration]>([])
-        let error = await #expect(throws: StrataError.self) { try await Self.send(transport, retry: Self.middleware(waits: waits)) }
+        let error = await #expect(throws: StrataError.self) { try await Self.response(transport, retry: Self.middleware(waits: waits)) }
         #expect(error?.status?.code == code)
         #expect(transport.requests.count == 1)
         #expect(waits.withLock { $0 }.isEmpty)
@@ -96,7 +96,7 @@ final class ScriptedTransport: Transport {
     @Test func attemptsRunOutWithTheLastResponse() async throws {
         let transport = ScriptedTransport([.status(503), .status(503), .status(504), .status(200)])
         let waits = Locked<[Duration]>([])
-        let error = await #expect(throws: StrataError.self) { try await Self.send(transport, retry: Self.middleware(waits: waits)) }
+        let error = await #expect(throws: StrataError.self) { try await Self.response(transport, retry: Self.middleware(waits: waits)) }
         #expect(error?.kind == .unacceptableStatus)
         #expect(error?.status?.code == 504)
         #expect(error?.bodySnippet == "status 504")
@@ -106,7 +106,7 @@ final class ScriptedTransport: Transport {
     @Test func nonIdempotentMethodsAreNotRetried() async throws {
         let transport = ScriptedTransport([.status(503), .status(200)])
         let error = await #expect(throws: StrataError.self) {
-            try await Self.send(transport, method: .post, retry: Self.middleware(waits: Locked([])))
+            try await Self.response(transport, method: .post, retry: Self.middleware(waits: Locked([])))
         }
         #expect(error?.status?.code == 503)
         #expect(transport.requests.count == 1)
@@ -114,10 +114,10 @@ final class ScriptedTransport: Transport {
 
     @Test func anIdempotencyKeyMakesAPostRetryableWithTheSameKeyEachTime() async throws {
         let transport = ScriptedTransport([.status(503), .failure(.connectionLost), .status(201)])
-        let value = try await Self.send(
+        let value = try await Self.response(
             transport, method: .post, body: .data(Data("order".utf8), contentType: "text/plain"),
-            attributes: [RetryPolicy.attribute: RetryPolicy.withIdempotencyKey], retry: Self.middleware(waits: Locked([])))
-        #expect(value == "status 201")
+            rule: .withIdempotencyKey, retry: Self.middleware(waits: Locked([])))
+        #expect(value.value == "status 201")
         let keys = transport.requests.map { $0.headerFields[RetryPolicy.idempotencyKey] }
         #expect(keys.count == 3)
         #expect(keys[0] != nil && UUID(uuidString: keys[0] ?? "") != nil)
@@ -127,7 +127,7 @@ final class ScriptedTransport: Transport {
     @Test func anEndpointCanTurnRetryingOff() async throws {
         let transport = ScriptedTransport([.status(503), .status(200)])
         await #expect(throws: StrataError.self) {
-            try await Self.send(transport, attributes: [RetryPolicy.attribute: RetryPolicy.never], retry: Self.middleware(waits: Locked([])))
+            try await Self.response(transport, rule: .never, retry: Self.middleware(waits: Locked([])))
         }
         #expect(transport.requests.count == 1)
     }
@@ -135,15 +135,15 @@ final class ScriptedTransport: Transport {
     @Test(arguments: [TransportError.Kind.connectionRefused, .connectionLost, .timedOut])
     func failuresBeforeAnyResponseAreRetried(kind: TransportError.Kind) async throws {
         let transport = ScriptedTransport([.failure(kind), .failure(kind)])
-        let value = try await Self.send(transport, retry: Self.middleware(waits: Locked([])))
-        #expect(value == "status 200")
+        let value = try await Self.response(transport, retry: Self.middleware(waits: Locked([])))
+        #expect(value.value == "status 200")
         #expect(transport.requests.count == 3)
     }
 
     @Test(arguments: [TransportError.Kind.malformedResponse, .invalidRequest, .tls, .other, .hostNotFound])
     func otherFailuresAreNotRetried(kind: TransportError.Kind) async throws {
         let transport = ScriptedTransport([.failure(kind)])
-        let error = await #expect(throws: StrataError.self) { try await Self.send(transport, retry: Self.middleware(waits: Locked([]))) }
+        let error = await #expect(throws: StrataError.self) { try await Self.response(transport, retry: Self.middleware(waits: Locked([]))) }
         #expect(error?.transportError?.kind == kind)
         #expect(transport.requests.count == 1)
     }
@@ -153,7 +153,7 @@ final class ScriptedTransport: Transport {
         let transport = ScriptedTransport([.status(503, retryAfter: "2"), .status(429, retryAfter: date), .status(503, retryAfter: "120")])
         let waits = Locked<[Duration]>([])
         let policy = RetryPolicy(maxAttempts: 4, maxBackoff: .seconds(10))
-        _ = try await Self.send(transport, timeout: nil, retry: Self.middleware(policy, waits: waits))
+        _ = try await Self.response(transport, timeout: nil, retry: Self.middleware(policy, waits: waits))
         #expect(waits.withLock { $0 } == [.seconds(2), .seconds(5), .seconds(10)])
         #expect(transport.requests.count == 4)
     }
@@ -162,7 +162,7 @@ final class ScriptedTransport: Transport {
         let transport = ScriptedTransport([.status(503, retryAfter: "5"), .status(200)])
         let waits = Locked<[Duration]>([])
         let error = await #expect(throws: StrataError.self) {
-            try await Self.send(transport, timeout: .seconds(2), retry: Self.middleware(waits: waits))
+            try await Self.response(transport, timeout: .seconds(2), retry: Self.middleware(waits: waits))
         }
         #expect(error?.status?.code == 503)
         #expect(transport.requests.count == 1)
@@ -184,14 +184,14 @@ final class ScriptedTransport: Transport {
         let transport = ScriptedTransport([.status(500), .status(500)])
         let attempts = Locked<[Int]>([])
         let recorder = ContextRecorder { context in attempts.withLock { $0.append(context.attempt) } }
-        _ = try await Self.send(transport, retry: Self.middleware(waits: Locked([])), extra: [recorder])
+        _ = try await Self.response(transport, retry: Self.middleware(waits: Locked([])), extra: [recorder])
         #expect(attempts.withLock { $0 } == [1, 2, 3])
     }
 
     @Test func cancellationEndsAWaitAtOnce() async throws {
         let transport = ScriptedTransport([.status(503, retryAfter: "30")])
         let retry = RetryMiddleware(policy: RetryPolicy(maxBackoff: .seconds(60)))
-        let call = Task { try await Self.send(transport, retry: retry) }
+        let call = Task { try await Self.response(transport, retry: retry) }
         while transport.requests.isEmpty { await Task.yield() }
         try await Task.sleep(for: .milliseconds(50))
         let cancelledAt = ContinuousClock.now
@@ -199,6 +199,7 @@ final class ScriptedTransport: Transport {
         let result = await call.result
         #expect(ContinuousClock.now - cancelledAt < .seconds(5))
         #expect((result.failure as? StrataError)?.kind == .cancelled)
+        #expect((result.failure as? StrataError)?.retry == RetrySummary(attempts: 1, stopReason: .cancelled))
         #expect(transport.requests.count == 1)
     }
 }
