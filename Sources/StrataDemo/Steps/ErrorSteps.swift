@@ -15,15 +15,5 @@ enum ErrorSteps {
             }
             return StepOutcome(summary: "expected failure: \(error.kindSummary)", value: error)
         },
-        TourStep(id: .flaky, section: .errors, feature: "retries: future work") { session in
-            do throws(StrataError) {
-                let body = try await session.networker.send(session.api.flaky())
-                // The server has already failed its two calls (an earlier tour against it).
-                return StepOutcome(summary: "already recovered: attempt \(body["attempt"]?.intValue ?? 0)", value: body)
-            } catch {
-                try check(error.unacceptableStatusCode == 503, "expected a 503, got \(error)")
-                return StepOutcome(summary: "expected failure: \(error.kindSummary)", value: error)
-            }
-        },
     ]
 }

@@ -59,6 +59,7 @@ public struct DemoTour: Sendable {
         let networker = Networker(
             transport: transport,
             middleware: [
+                RetryMiddleware(),
                 HeadersMiddleware(Self.clientHeaders),
                 HeadersMiddleware.bearerToken { await tokens.token },
                 ExchangeRecorder(log: exchanges),

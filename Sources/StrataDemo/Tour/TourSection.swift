@@ -10,6 +10,8 @@ public enum TourSection: String, Sendable, CaseIterable {
     case headersAndAuth
     /// Failures that are expected, as typed errors.
     case errors
+    /// Retries, token refresh and the other resilience steps.
+    case resilience
 
     /// The heading printed before the section's steps.
     public var title: String {
@@ -19,6 +21,7 @@ public enum TourSection: String, Sendable, CaseIterable {
         case .encodings: "Encodings · URL query, JSON body, multipart"
         case .headersAndAuth: "Headers and auth · HeadersMiddleware, form login, bearer token"
         case .errors: "Errors · every failure is a StrataError with a kind"
+        case .resilience: "Resilience · retries with backoff and a budget"
         }
     }
 }

@@ -24,6 +24,6 @@ public enum TourStepID: String, Sendable, CaseIterable {
     case notFound
     /// `GET /broken`: an expected decoding error.
     case malformedBody
-    /// `GET /flaky`: an expected 503 (retries are future work).
+    /// `GET /flaky`: two 503s, retried by ``RetryMiddleware`` until the third call succeeds.
     case flaky
 }
