@@ -11,7 +11,7 @@ import NIOCore
 ///
 /// ```swift
 /// let auth = AuthRoutes(acceptedToken: "fresh-1")
-/// try await TestServer.with(configure: auth.register) { server in … }
+/// try await TestServer.with(configure: { auth.register(on: $0) }) { server in … }
 /// ```
 public final class AuthRoutes: Sendable {
     /// The path of the protected route.
