@@ -82,6 +82,7 @@ import Testing
             case .failure(let error):
                 #expect(expectedKinds.contains(error.kind), "\(error)")
                 kinds[error.kind.description, default: 0] += 1
+                if let transport = error.transportError { kinds["transport: \(transport.kind)", default: 0] += 1 }
                 if let retry = error.retry { stops[retry.stopReason.description, default: 0] += 1 }
             }
         }
