@@ -73,13 +73,16 @@ final class GatedTransport: Transport {
 
     static func send(
         _ transport: any Transport, through breaker: CircuitBreakerMiddleware,
-        url: String = "http://a.test/x", logger: Logger = Logger(label: "test")
+        url: String = "http://a.test/x", timeout: Duration = .seconds(60),
+        logger: Logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
     ) async -> Result<String, StrataError> {
         var configuration = Networker.Configuration()
         configuration.logger = logger
         let networker = Networker(transport: transport, middleware: [breaker], configuration: configuration)
+        var endpoint = Endpoint<String>(RequestDescription(route: FixedRoute(url)))
+        endpoint.timeout = timeout
         do {
-            return .success(try await networker.send(Endpoint<String>(RequestDescription(route: FixedRoute(url)))))
+            return .success(try await networker.send(endpoint))
         } catch {
             return .failure(error)
         }
@@ -100,8 +103,13 @@ final class GatedTransport: Transport {
         return kinds
     }
 
+    static func failure(_ result: Result<String, StrataError>) -> StrataError? {
+        guard case .failure(let error) = result else { return nil }
+        return error
+    }
+
     static func circuitError(_ result: Result<String, StrataError>) -> CircuitOpenError? {
-        guard case .failure(let error) = result, error.kind == .circuitOpen else { return nil }
+        guard let error = failure(result), error.kind == .circuitOpen else { return nil }
         return error.underlying as? CircuitOpenError
     }
 
@@ -269,16 +277,38 @@ final class GatedTransport: Transport {
         while hanging.requestCount == 0 { await Task.yield() }
         #expect(Self.circuitError(await Self.send(hanging, through: breaker))?.isProbing == true)
         call.cancel()
-        guard case .failure(let error) = await call.value else {
-            Issue.record("the cancelled probe succeeded")
-            return
-        }
-        #expect(error.kind == .cancelled)
+        #expect(Self.failure(await call.value)?.kind == .cancelled)
 
         let transport = ScriptedTransport([.status(503)])
         #expect(await Self.sendAll(1, transport, through: breaker) == [.unacceptableStatus])
         #expect(Self.circuitError(await Self.send(transport, through: breaker))?.retryAfter == .seconds(5))
         #expect(transport.requests.count == 1)
+    }
+
+    @Test func aCancelledCallIsNeitherASuccessNorAFailure() async throws {
+        let breaker = Self.breaker(clock: ManualClock())
+        let transport = ScriptedTransport(Array(repeating: .status(503), count: 5))
+        _ = await Self.sendAll(4, transport, through: breaker)
+        let hanging = GatedTransport()
+        let call = Task { await Self.send(hanging, through: breaker) }
+        while hanging.requestCount == 0 { await Task.yield() }
+        call.cancel()
+        #expect(Self.failure(await call.value)?.kind == .cancelled)
+        // Not a failure: the breaker is still closed. Not a success: the run goes on.
+        #expect(await Self.sendAll(1, transport, through: breaker) == [.unacceptableStatus])
+        #expect(await Self.sendAll(1, transport, through: breaker) == [.circuitOpen])
+        #expect(transport.requests.count == 5)
+    }
+
+    @Test func aCallCutOffByItsDeadlineIsAFailure() async throws {
+        let breaker = Self.breaker(CircuitBreakerPolicy(consecutiveFailures: 2), clock: ManualClock())
+        let hanging = GatedTransport()
+        for _ in 0 ..< 2 {
+            let result = await Self.send(hanging, through: breaker, timeout: .milliseconds(20))
+            #expect(Self.failure(result)?.isTimeout == true)
+        }
+        #expect(Self.circuitError(await Self.send(hanging, through: breaker))?.isProbing == false)
+        #expect(hanging.requestCount == 2)
     }
 
     @Test func eachHostHasItsOwnBreaker() async throws {
