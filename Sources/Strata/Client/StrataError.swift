@@ -28,6 +28,7 @@ import HTTPTypes
 /// - ``Kind/unacceptableStatus``, ``Kind/unacceptableContentType``: validation refused
 ///   the response (see ``status``, ``body``);
 /// - ``Kind/bodyTooLarge``: the body is larger than the client's limit;
+/// - ``Kind/circuitOpen``: the host's circuit breaker is open (``CircuitOpenError``);
 /// - ``Kind/decoding``, ``Kind/mapping``: the parse function failed reading the raw
 ///   layer or mapping into the app model; ``underlying`` is the error it threw (your
 ///   own error type stays that value) and ``mappingError`` names the type and path.
@@ -69,6 +70,9 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
         /// A redirect was not followed: too many, a loop, `https` to `http`, a bad
         /// `Location`, or a body that cannot be resent; see ``RedirectError``.
         public static let redirect = Kind("redirect")
+        /// The call was not sent: the host's circuit breaker is open; see
+        /// ``CircuitBreakerMiddleware`` and ``CircuitOpenError``.
+        public static let circuitOpen = Kind("circuitOpen")
     }
 
     /// Where in the exchange a transport failure happened, when it is known.
@@ -228,6 +232,7 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
         case .mapping: return "mapping failed: \(mappingError?.description ?? cause ?? "")"
         case .middleware: return "middleware \(middleware ?? "?") failed: \(cause ?? "")"
         case .redirect: return "redirect not followed: \(cause ?? "")"
+        case .circuitOpen: return cause ?? "circuit open"
         default: return "\(kind) failed" + (cause.map { ": \($0)" } ?? "")
         }
     }
