@@ -4,7 +4,7 @@ import StrataAsyncHTTPClient
 import StrataFaultServer
 import Testing
 
-/// Many calls through the resilience steps against a server that misbehaves at random,
+/// Many calls through the resilience preset (retry with its budget, circuit breaker) against a server that misbehaves at random,
 /// with a fifth of the calls cancelled at a random moment.
 @Suite(.runsAlone) struct ChaosTests {
     static let calls = 2000
@@ -17,7 +17,7 @@ import Testing
     ]
 
     /// The stages a call may end in; anything else is a bug.
-    static let expectedKinds: Set<StrataError.Kind> = [.transport, .cancelled, .unacceptableStatus]
+    static let expectedKinds: Set<StrataError.Kind> = [.transport, .cancelled, .unacceptableStatus, .circuitOpen]
 
     static func pickRoute(using generator: inout some RandomNumberGenerator) -> FaultRoute {
         var roll = Int.random(in: 0 ..< 100, using: &generator)
@@ -99,7 +99,12 @@ import Testing
             configuration.attemptTimeout = .milliseconds(250)
             let networker = Networker(
                 transport: transport,
-                middleware: [RetryMiddleware(policy: RetryPolicy(maxBackoff: .milliseconds(50)), budget: budget)],
+                middleware: .resilient(
+                    retry: RetryPolicy(maxBackoff: .milliseconds(50)), budget: budget,
+                    // About 40% of attempts fail here by design; the default breaker would be
+                    // open most of the run, and every call would end at once in .circuitOpen.
+                    circuitBreaker: CircuitBreakerPolicy(
+                        failureRatio: 0.8, consecutiveFailures: 20, breakDuration: .milliseconds(100))),
                 configuration: configuration)
             let start = ContinuousClock.now
             let endings = await Self.load(networker, from: server)
