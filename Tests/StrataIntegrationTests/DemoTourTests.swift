@@ -110,6 +110,10 @@ struct DemoTourTests {
         #expect(flaky["attempt"]?.intValue == 3)
         #expect(report[.flaky]?.exchange?.status == 200)
         #expect(report[.flaky]?.summary == "200 on attempt 3 (after 2 × 503, retried with backoff); server call 3")
+        // An expired token: a 401, one sign-in by the refresh, the same request answered.
+        #expect(report[.tokenRefresh]?.value as? StrataDemo.User == Self.ann)
+        #expect(report[.tokenRefresh]?.exchange == RecordedExchange(method: "GET", target: "/me", status: 200))
+        #expect(report[.tokenRefresh]?.summary == "401 for an expired token → 1 refresh (signed in again) → User(name: \"Ann\", photos: 2)")
     }
 
     @Test("later tours against the same server pass too; /flaky, recovered, needs no retry")

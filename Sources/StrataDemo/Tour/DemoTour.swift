@@ -54,18 +54,29 @@ public struct DemoTour: Sendable {
     ) async -> TourReport {
         let exchanges = ExchangeLog()
         let tokens = TokenStore()
-        var configuration = Networker.Configuration()
-        configuration.timeout = .seconds(15)
-        let networker = Networker(
-            transport: transport,
-            middleware: [
-                RetryMiddleware(),
-                HeadersMiddleware(Self.clientHeaders),
-                HeadersMiddleware.bearerToken { await tokens.token },
-                ExchangeRecorder(log: exchanges),
-            ] + middleware,
-            configuration: configuration)
-        let session = TourSession(api: DemoAPI(baseURL: baseURL), networker: networker, tokens: tokens)
+        let configuration = {
+            var configuration = Networker.Configuration()
+            configuration.timeout = .seconds(15)
+            // The transcript is the tour's output; warnings (a circuit opening) still show.
+            configuration.logger.logLevel = .warning
+            return configuration
+        }()
+        let transport = transport
+        let middleware = middleware
+        // The resilience preset (redirects, retry with a budget, circuit breaker) around
+        // the tour's own steps, which run on every attempt.
+        let client = { @Sendable (authentication: (any Middleware)?) -> Networker in
+            let credentials: [any Middleware] = authentication == nil ? [HeadersMiddleware.bearerToken { await tokens.token }] : []
+            return Networker(
+                transport: transport,
+                middleware: .resilient(
+                    authentication: authentication,
+                    perAttempt: [HeadersMiddleware(Self.clientHeaders)] + credentials + [ExchangeRecorder(log: exchanges)] + middleware),
+                configuration: configuration)
+        }
+        let networker = client(nil)
+        let session = TourSession(api: DemoAPI(baseURL: baseURL), networker: networker, tokens: tokens,
+                                  authenticatedNetworker: { client($0) })
 
         var results: [TourStepResult] = []
         var unreachable: String?

@@ -21,7 +21,7 @@ public enum TourSection: String, Sendable, CaseIterable {
         case .encodings: "Encodings · URL query, JSON body, multipart"
         case .headersAndAuth: "Headers and auth · HeadersMiddleware, form login, bearer token"
         case .errors: "Errors · every failure is a StrataError with a kind"
-        case .resilience: "Resilience · retries with backoff and a budget"
+        case .resilience: "Resilience · the .resilient() preset: retries with backoff and a budget, token refresh"
         }
     }
 }

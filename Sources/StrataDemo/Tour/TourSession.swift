@@ -8,4 +8,7 @@ struct TourSession: Sendable {
     let networker: Networker
     /// The bearer token, once a login succeeded.
     let tokens: TokenStore
+    /// A client like ``networker`` whose credentials come from the given
+    /// authentication step instead of ``tokens``.
+    let authenticatedNetworker: @Sendable (_ authentication: any Middleware) -> Networker
 }

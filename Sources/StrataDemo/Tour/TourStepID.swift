@@ -26,4 +26,7 @@ public enum TourStepID: String, Sendable, CaseIterable {
     case malformedBody
     /// `GET /flaky`: two 503s, retried by ``RetryMiddleware`` until the third call succeeds.
     case flaky
+    /// `GET /me` with an expired token: a 401, one refresh (a new sign-in) by
+    /// ``AuthenticationMiddleware``, then the same request again, answered.
+    case tokenRefresh
 }
