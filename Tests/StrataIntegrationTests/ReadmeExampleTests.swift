@@ -100,4 +100,23 @@ extension ReadmeExampleTests {
         }
         #expect(seen == "name too short")
     }
+
+    @Test func resiliencePreset() async throws {
+        let savedToken = "saved"
+        @Sendable func renewToken(_ token: String) async throws -> BearerToken { BearerToken("renewed-\(token)") }
+
+        let networker = Networker(
+            transport: AsyncHTTPClientTransport(),
+            middleware: .resilient(
+                authentication: AuthenticationMiddleware(BearerTokenProvider(BearerToken(savedToken)) { rejected in
+                    try await renewToken(rejected.value)   // your sign-in call, returning a BearerToken
+                }),
+                perAttempt: [HeadersMiddleware([.userAgent: "MyApp/1.0"])]))
+
+        #expect(networker.middleware.map { "\(type(of: $0))" } == [
+            "RedirectMiddleware", "RetryMiddleware", "CircuitBreakerMiddleware",
+            "AuthenticationMiddleware<BearerTokenProvider>", "HeadersMiddleware",
+        ])
+        try await (networker.transport as? AsyncHTTPClientTransport)?.shutdown()
+    }
 }
