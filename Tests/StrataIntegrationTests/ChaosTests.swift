@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import AsyncHTTPClient
 import StrataAsyncHTTPClient
 import StrataFaultServer
 import Testing
@@ -92,7 +93,11 @@ import Testing
     @Test(.timeLimit(.minutes(3)))
     func everyCallEndsTypedAndRetriesStayWithinTheBudget() async throws {
         try await FaultServer.with { server in
-            let transport = AsyncHTTPClientTransport()
+            // A connection per concurrent call: with AsyncHTTPClient's default of 8, calls queue
+            // behind the ones the server never answers and spend their attempt time waiting.
+            var client = HTTPClient.Configuration.strataDefault
+            client.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = Self.concurrency
+            let transport = AsyncHTTPClientTransport(configuration: client)
             let budget = RetryBudget()
             var configuration = Networker.Configuration()
             // Generous for loopback, so the run means the same under ThreadSanitizer (which

@@ -6,18 +6,36 @@ import Testing
 
 /// Retries against a real server that counts what it receives, over every transport.
 @Suite struct RetryIntegrationTests {
+    /// A client whose retry step waits at most `maxBackoff` (`Retry-After: 1` included).
+    static func networker(
+        _ transport: any Transport,
+        maxBackoff: Duration = .milliseconds(20),
+        budget: RetryBudget? = RetryBudget(),
+        timeout: Duration = .seconds(10),
+        attemptTimeout: Duration? = nil
+    ) -> Networker {
+        var configuration = Networker.Configuration()
+        configuration.timeout = timeout
+        configuration.attemptTimeout = attemptTimeout
+        return Networker(
+            transport: transport,
+            middleware: [RetryMiddleware(policy: RetryPolicy(maxAttempts: 3, maxBackoff: maxBackoff), budget: budget)],
+            configuration: configuration)
+    }
+
+    static func endpoint(_ server: FaultServer, _ route: FaultRoute, method: HTTPRequest.Method = .get) -> Endpoint<Data> {
+        Endpoint<Data>(RequestDescription(route: FixedURLRoute(target: server.url(for: route)), method: method))
+    }
+
     @Test(arguments: TransportKind.allCases)
     func a503WithRetryAfterIsRetriedUntilTheAttemptsRunOut(_ kind: TransportKind) async throws {
         try await FaultServer.with { server in
             try await kind.with { transport in
-                // Retry-After: 1 is capped to 20 ms, so the test does not wait.
-                let retry = RetryMiddleware(policy: RetryPolicy(maxAttempts: 3, maxBackoff: .milliseconds(20)))
-                let networker = Networker(transport: transport, middleware: [retry])
-                let route = FixedURLRoute(target: server.url(for: .unavailable))
                 let error = await #expect(throws: StrataError.self) {
-                    try await networker.send(Endpoint<Data>(RequestDescription(route: route)))
+                    try await Self.networker(transport).send(Self.endpoint(server, .unavailable))
                 }
                 #expect(error?.status?.code == 503)
+                #expect(error?.retry == RetrySummary(attempts: 3, stopReason: .attemptsExhausted))
                 #expect(server.requestCount == 3)
                 #expect(Set(server.requests.map(\.method)) == ["GET"])
             }
@@ -28,11 +46,120 @@ import Testing
     func aPostIsSentOnce(_ kind: TransportKind) async throws {
         try await FaultServer.with { server in
             try await kind.with { transport in
-                let networker = Networker(transport: transport, middleware: [RetryMiddleware()])
-                let route = FixedURLRoute(target: server.url(for: .unavailable))
-                await #expect(throws: StrataError.self) {
-                    try await networker.send(Endpoint<Data>(RequestDescription(route: route, method: .post)))
+                let error = await #expect(throws: StrataError.self) {
+                    try await Self.networker(transport).send(Self.endpoint(server, .unavailable, method: .post))
                 }
+                #expect(error?.retry == RetrySummary(attempts: 1, stopReason: .notRetryable))
+                #expect(server.requestCount == 1)
+            }
+        }
+    }
+
+    /// Failures before a response head are retried; the server saw every attempt.
+    @Test(arguments: TransportKind.allCases, [FaultRoute.resetBeforeHead, .closeBeforeHead, .neverAnswer])
+    func failuresBeforeTheHeadAreRetried(_ kind: TransportKind, route: FaultRoute) async throws {
+        try await FaultServer.with { server in
+            try await kind.with { transport in
+                let networker = Self.networker(transport, attemptTimeout: .milliseconds(300))
+                let error = await #expect(throws: StrataError.self) { try await networker.send(Self.endpoint(server, route)) }
+                #expect(error?.kind == .transport)
+                #expect(error?.retry == RetrySummary(attempts: 3, stopReason: .attemptsExhausted))
+                #expect(server.requests.map(\.target) == Array(repeating: route.target, count: 3))
+            }
+        }
+    }
+
+    /// A response that is not HTTP, and a status that is not retryable, are sent once.
+    @Test(arguments: TransportKind.allCases, [FaultRoute.garbage, .redirect(status: 404, to: "/ok", withBody: false)])
+    func otherOutcomesAreNotRetried(_ kind: TransportKind, route: FaultRoute) async throws {
+        try await FaultServer.with { server in
+            try await kind.with { transport in
+                let error = await #expect(throws: StrataError.self) {
+                    try await Self.networker(transport, timeout: .seconds(3)).send(Self.endpoint(server, route))
+                }
+                #expect(error?.retry == RetrySummary(attempts: 1, stopReason: .notRetryable))
+                #expect(server.requestCount == 1)
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func anIdempotencyKeyIsTheSameOnEveryAttempt(_ kind: TransportKind) async throws {
+        try await FaultServer.with { server in
+            try await kind.with { transport in
+                var endpoint = Self.endpoint(server, .unavailable, method: .post)
+                endpoint.retry = .withIdempotencyKey
+                _ = await #expect(throws: StrataError.self) { try await Self.networker(transport).send(endpoint) }
+                let keys = server.requests.map { $0.value(for: "Idempotency-Key") }
+                #expect(keys.count == 3)
+                #expect(keys.first.flatMap { $0.flatMap(UUID.init(uuidString:)) } != nil)
+                #expect(Set(keys).count == 1)
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aBodyThatCannotBeReadAgainIsNeverResent(_ kind: TransportKind) async throws {
+        try await FaultServer.with { server in
+            try await kind.with { transport in
+                let retry = RetryMiddleware(policy: RetryPolicy(maxBackoff: .milliseconds(20)))
+                let request = HTTPRequest(method: .put, url: server.url(for: .unavailable))
+                let stream = MessageBody(length: 4, streaming: AsyncStream { $0.yield(Data("data".utf8)); $0.finish() })
+                let (head, body) = try await retry.intercept(request, body: stream, context: MiddlewareContext()) { request, body, _ in
+                    try await transport.send(request, body: body, deadline: nil)
+                }
+                _ = try await body?.collect(upTo: 1 << 16)
+                #expect(head.status.code == 503)
+                #expect(server.requests.map(\.body) == [Array("data".utf8)])
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aSpentBudgetStopsRetrying(_ kind: TransportKind) async throws {
+        try await FaultServer.with { server in
+            try await kind.with { transport in
+                // Two tokens to start, none added: the first call retries twice, the second not at all.
+                let budget = RetryBudget(ratio: 0, minimumPerSecond: 2, capacity: 2)
+                let networker = Self.networker(transport, budget: budget)
+                let first = await #expect(throws: StrataError.self) { try await networker.send(Self.endpoint(server, .unavailable)) }
+                #expect(first?.retry == RetrySummary(attempts: 3, stopReason: .attemptsExhausted))
+                let second = await #expect(throws: StrataError.self) { try await networker.send(Self.endpoint(server, .unavailable)) }
+                #expect(second?.retry?.stopReason == .budgetSpent)
+                #expect(server.requestCount == 3 + (second?.retry?.attempts ?? 0))
+            }
+        }
+    }
+
+    /// `Retry-After: 1` with a 500 ms deadline: the wait would outlast the call, so the
+    /// 503 comes back at once instead of a timeout later.
+    @Test(arguments: TransportKind.allCases)
+    func theDeadlineSpansTheAttempts(_ kind: TransportKind) async throws {
+        try await FaultServer.with { server in
+            try await kind.with { transport in
+                let networker = Self.networker(transport, maxBackoff: .seconds(10), timeout: .milliseconds(500))
+                let error = await #expect(throws: StrataError.self) { try await networker.send(Self.endpoint(server, .unavailable)) }
+                #expect(error?.status?.code == 503)
+                #expect(error?.retry == RetrySummary(attempts: 1, stopReason: .deadline))
+                #expect(server.requestCount == 1)
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func cancellationEndsTheBackoffAtOnce(_ kind: TransportKind) async throws {
+        try await FaultServer.with { server in
+            try await kind.with { transport in
+                let networker = Self.networker(transport, maxBackoff: .seconds(30))
+                let endpoint = Self.endpoint(server, .unavailable)
+                let call = Task { try await networker.send(endpoint) }
+                while server.requestCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
+                try await Task.sleep(for: .milliseconds(50))  // now in the 1 s Retry-After wait
+                call.cancel()
+                var error: StrataError?
+                if case .failure(let failure) = await call.result { error = failure as? StrataError }
+                #expect(error?.kind == .cancelled)
+                #expect(error?.retry == RetrySummary(attempts: 1, stopReason: .cancelled))
                 #expect(server.requestCount == 1)
             }
         }
