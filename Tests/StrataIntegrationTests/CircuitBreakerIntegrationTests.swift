@@ -5,7 +5,7 @@ import StrataFaultServer
 import Testing
 
 /// The circuit breaker against a real server that counts what it receives, over every transport.
-@Suite struct CircuitBreakerIntegrationTests {
+@Suite(.isTimed) struct CircuitBreakerIntegrationTests {
     @Test(arguments: TransportKind.allCases)
     func failuresOpenTheBreakerAndAProbeClosesIt(_ kind: TransportKind) async throws {
         try await FaultServer.with { server in

@@ -7,7 +7,7 @@ import Testing
 
 /// The fault server itself: its routes round-trip, its gzip bodies are what they claim,
 /// and it records what it receives.
-@Suite("Fault server")
+@Suite("Fault server", .isTimed)
 struct FaultServerTests {
     static let routes: [FaultRoute] = FaultRoute.allWithoutParameters + [
         .chain(0), .chain(12), .redirect(status: 307, to: "/ok", withBody: false),

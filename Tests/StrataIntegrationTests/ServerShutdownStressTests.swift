@@ -18,7 +18,7 @@ import Testing
 /// `STRATA_SHUTDOWN_ROUNDS` sets the rounds per test (default 10, well under a second);
 /// `STRATA_SHUTDOWN_ROUNDS=500 swift test --skip-build --filter ServerShutdownStress`
 /// is the stress run.
-@Suite("Server shutdown with connections in every state")
+@Suite("Server shutdown with connections in every state", .isTimed)
 struct ServerShutdownStressTests {
     static let rounds = ProcessInfo.processInfo.environment["STRATA_SHUTDOWN_ROUNDS"].flatMap { Int($0) } ?? 10
 

@@ -53,6 +53,11 @@ final class DeadlineScheduler: Sendable {
         state.withLock { $0.heap.contains(timer) }
     }
 
+    /// How many pending timers are due after `instant`, for tests.
+    func pendingCount(dueAfter instant: ContinuousClock.Instant) -> Int {
+        state.withLock { $0.heap.count(dueAfter: instant) }
+    }
+
     /// Schedules `timer` for its deadline.
     func add(_ timer: ExchangeTimer) {
         state.withLock { state in

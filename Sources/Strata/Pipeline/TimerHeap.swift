@@ -10,6 +10,11 @@ struct TimerHeap {
     /// The earliest deadline, or `nil` when no timer is pending.
     var earliestDeadline: ContinuousClock.Instant? { timers.first?.deadline }
 
+    /// How many timers are due after `instant` (a linear scan, for tests).
+    func count(dueAfter instant: ContinuousClock.Instant) -> Int {
+        timers.count { $0.deadline > instant }
+    }
+
     /// Whether `timer` is pending.
     func contains(_ timer: ExchangeTimer) -> Bool {
         timer.heapIndex != nil

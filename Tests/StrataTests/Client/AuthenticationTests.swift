@@ -262,11 +262,8 @@ final class TestSignal: Sendable {
     }
 
     @Test func waitingForARefreshEndsAtTheDeadline() async throws {
-        let refreshStarted = TestSignal(), finishRefresh = TestSignal()
-        let provider = CountingProvider(gate: {
-            refreshStarted.signal()
-            await finishRefresh.wait()
-        })
+        let finishRefresh = TestSignal()
+        let provider = CountingProvider(gate: { await finishRefresh.wait() })
         let auth = AuthenticationMiddleware(provider)
         let start = ContinuousClock.now
         let error = await #expect(throws: StrataError.self) {
@@ -274,7 +271,8 @@ final class TestSignal: Sendable {
         }
         #expect(error?.isTimeout == true)
         #expect(ContinuousClock.now - start < .seconds(5))
-        await refreshStarted.wait()
+        // On a loaded machine the deadline can pass before the 401 arrives and the refresh
+        // starts: do not wait for it, only let it finish whenever it runs.
         finishRefresh.signal()
     }
 
