@@ -34,6 +34,11 @@ public struct URLEncodedFormEncoder: Sendable {
     public var nilEncoding: NilEncoding
     /// How nested object keys are written; `.brackets` (`a[b]=c`) by default.
     public var objectEncoding: ObjectEncoding
+    /// How every key is written; `.useDefaultKeys` (as given) by default.
+    ///
+    /// A client's `JSONEncoder.keyEncodingStrategy` is never applied to forms: a form that
+    /// wants `first_name` says so here (`.convertToSnakeCase`).
+    public var keyEncoding: KeyEncoding
     /// How spaces are written; `.percentEscaped` (`%20`) by default.
     public var spaceEncoding: SpaceEncoding
     /// The characters left unescaped in keys and values; `CharacterSet.strataURLQueryAllowed`
@@ -49,6 +54,7 @@ public struct URLEncodedFormEncoder: Sendable {
         dateEncoding: DateEncoding = .deferredToDate,
         nilEncoding: NilEncoding = .dropKey,
         objectEncoding: ObjectEncoding = .brackets,
+        keyEncoding: KeyEncoding = .useDefaultKeys,
         spaceEncoding: SpaceEncoding = .percentEscaped,
         allowedCharacters: CharacterSet = .strataURLQueryAllowed
     ) {
@@ -59,6 +65,7 @@ public struct URLEncodedFormEncoder: Sendable {
         self.dateEncoding = dateEncoding
         self.nilEncoding = nilEncoding
         self.objectEncoding = objectEncoding
+        self.keyEncoding = keyEncoding
         self.spaceEncoding = spaceEncoding
         self.allowedCharacters = allowedCharacters
     }
@@ -85,6 +92,7 @@ public struct URLEncodedFormEncoder: Sendable {
             boolEncoding: boolEncoding,
             nilEncoding: nilEncoding,
             objectEncoding: objectEncoding,
+            keyEncoding: keyEncoding,
             escaper: URLQueryEscaper(allowedCharacters: allowedCharacters, spaceEncoding: spaceEncoding)
         )
         return try serializer.serialize(json)
