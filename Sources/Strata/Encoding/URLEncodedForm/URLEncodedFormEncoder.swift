@@ -6,7 +6,9 @@ import Foundation
 /// It follows the conventions of Alamofire's `URLEncodedFormEncoder`, which servers
 /// (Rails, PHP, Express) understand: nested objects become `user[name]=Ann`, arrays
 /// become `tags[]=a&tags[]=b`, booleans become `1`/`0`, and keys and values are
-/// percent-escaped as RFC 3986 says.
+/// percent-escaped as RFC 3986 says. Keys are written as given unless ``keyEncoding``
+/// converts them (`.convertToSnakeCase`, as `JSONEncoder` does); a client's JSON key
+/// strategy never applies here.
 ///
 /// ```swift
 /// let encoder = URLEncodedFormEncoder()
