@@ -20,6 +20,28 @@ extension MockResponse {
         }
     }
 
+    /// Any `Encodable` value as a JSON body, encoded by `encoder` (keys sorted by default),
+    /// with `Content-Type: application/json`:
+    ///
+    /// ```swift
+    /// mock.stub(.get, "/users/1", with: .json(UserDTO(name: "Ann", age: 31)))
+    /// ```
+    ///
+    /// A value that cannot be encoded gives a response that throws
+    /// ``MockTransportError/encodingFailed(_:)`` when it is served.
+    @_disfavoredOverload
+    public static func json(
+        _ value: some Encodable & Sendable,
+        encoder: JSONEncoder = .strataDefault(),
+        status: HTTPResponse.Status = .ok
+    ) -> MockResponse {
+        do {
+            return try encodable(value, encoder: encoder, status: status)
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// `value` encoded as JSON by `encoder`, with `Content-Type: application/json`.
     /// - Throws: ``MockTransportError/encodingFailed(_:)`` when `value` cannot be encoded.
     public static func encodable(

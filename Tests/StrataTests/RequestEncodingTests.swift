@@ -55,7 +55,8 @@ private func bodyString(_ request: EncodedRequest) -> String? {
     }
 
     @Test func jsonBodyOnGetIsAnError() {
-        let request = RequestDescription(route: RegistrationRoute.auth, method: .get, parameters: ["a": 1] as JSON)
+        let request = RequestDescription(route: RegistrationRoute.auth, method: .get, parameters: ["a": 1] as JSON,
+                                         encoding: .json)
         #expect(throws: ParameterEncodingError.self) { try request.encoded() }
     }
 

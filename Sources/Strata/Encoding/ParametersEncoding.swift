@@ -1,14 +1,25 @@
+import HTTPTypes
+
 /// Where a request's parameters go and in which form.
 ///
-/// `.json` is the default. The form encodings take an optional
-/// ``URLEncodedFormEncoder`` for the array, bool, nested-key, date, nil and
-/// space conventions a server expects:
+/// ``automatic`` is the default: parameters go in the URL query for `GET`, `HEAD` and
+/// `DELETE` and in a JSON body for every other method, as Alamofire users expect
+/// (`.json` stays the default wherever a body exists). Naming an encoding fixes it
+/// whatever the method: an explicit ``json`` on a `GET` or `HEAD` is an error. The form
+/// encodings take an optional ``URLEncodedFormEncoder`` for the array, bool, nested-key,
+/// key-case, date, nil and space conventions a server expects:
 ///
 /// ```swift
+/// RequestDescription(route: url, parameters: ["q": "swift"])              // GET ?q=swift
+/// RequestDescription(route: url, method: .post, parameters: ["q": "swift"]) // {"q":"swift"}
 /// .urlQuery                                                   // key[]=a&key[]=b
 /// .urlQuery(URLEncodedFormEncoder(arrayEncoding: .noBrackets)) // key=a&key=b
+/// .formURL(URLEncodedFormEncoder(keyEncoding: .convertToSnakeCase)) // first_name=Ann
 /// ```
 public enum ParametersEncoding: Sendable {
+    /// The URL query (default ``URLEncodedFormEncoder``) for `GET`, `HEAD` and `DELETE`;
+    /// a JSON body for every other method. The default of every `encoding:` parameter.
+    case automatic
     /// A JSON body (`Content-Type: application/json`), encoded by the client's `JSONEncoder`.
     case json
     /// A form body (`Content-Type: application/x-www-form-urlencoded; charset=utf-8`).
@@ -24,4 +35,14 @@ public enum ParametersEncoding: Sendable {
 
     /// The seed documents' spelling of ``formURL``.
     public static var formUrl: ParametersEncoding { .formURL }
+
+    /// The methods whose parameters ``automatic`` puts in the URL query.
+    public static let queryMethods: Set<HTTPRequest.Method> = [.get, .head, .delete]
+
+    /// The encoding used for a request with `method`: ``automatic`` resolved to
+    /// ``urlQuery`` or ``json``, any other encoding as it is.
+    public func resolved(for method: HTTPRequest.Method) -> ParametersEncoding {
+        guard case .automatic = self else { return self }
+        return Self.queryMethods.contains(method) ? .urlQuery : .json
+    }
 }

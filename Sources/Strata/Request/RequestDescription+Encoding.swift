@@ -13,10 +13,12 @@ extension RequestDescription {
     /// Encodes the request for `url`, whatever the route type.
     ///
     /// Header fields the caller set win over the `Content-Type` an encoding would add.
+    /// ``ParametersEncoding/automatic`` puts the parameters of a `GET`, `HEAD` or `DELETE`
+    /// in the query and those of any other method in a JSON body.
     /// - Throws: ``URLRouteError`` when `url` has no scheme;
     ///   ``ParameterEncodingError`` when the parameters cannot be encoded, a
-    ///   JSON body is asked for on a GET or HEAD request, or parameters and ``body``
-    ///   both want the body.
+    ///   JSON body is asked for explicitly (``ParametersEncoding/json``) on a GET or HEAD
+    ///   request, or parameters and ``body`` both want the body.
     public func encoded(url: URL, jsonEncoder: JSONEncoder = .strataDefault()) throws -> EncodedRequest {
         // `HTTPRequest(url:)` traps on a URL without a scheme (`/relative`).
         guard url.absoluteURL.scheme != nil else {
@@ -28,8 +30,8 @@ extension RequestDescription {
         var contentType: String?
 
         if let parameters {
-            switch encoding {
-            case .json:
+            switch encoding.resolved(for: method) {
+            case .automatic, .json:
                 guard method != .get, method != .head else {
                     throw ParameterEncodingError(
                         reason: "a \(method.rawValue) request cannot carry a JSON body; use .urlQuery")

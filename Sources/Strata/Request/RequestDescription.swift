@@ -12,9 +12,12 @@ import HTTPTypes
 /// let request = RequestDescription(
 ///     route: RegistrationRoute.auth,
 ///     method: .post,
-///     parameters: ["login": "ann", "password": "secret"] as JSON,
+///     parameters: ["login": "ann", "password": "secret"],
 ///     encoding: .formURL)
 /// ```
+///
+/// Without an `encoding:`, parameters follow the method (``ParametersEncoding/automatic``):
+/// the URL query for `GET`, `HEAD` and `DELETE`, a JSON body otherwise.
 public struct RequestDescription<Route: Sendable>: Sendable {
     /// How to reach the resource.
     public var route: Route
@@ -22,7 +25,7 @@ public struct RequestDescription<Route: Sendable>: Sendable {
     public var method: HTTPRequest.Method
     /// The parameters: a ``JSON`` value, a dictionary, or any `Encodable` model.
     public var parameters: (any Encodable & Sendable)?
-    /// Where and how ``parameters`` are encoded.
+    /// Where and how ``parameters`` are encoded; ``ParametersEncoding/automatic`` by default.
     public var encoding: ParametersEncoding
     /// Header fields sent with the request.
     public var headers: HTTPFields
@@ -34,7 +37,7 @@ public struct RequestDescription<Route: Sendable>: Sendable {
         route: Route,
         method: HTTPRequest.Method = .get,
         parameters: (any Encodable & Sendable)? = nil,
-        encoding: ParametersEncoding = .json,
+        encoding: ParametersEncoding = .automatic,
         headers: HTTPFields = [:],
         body: RequestBody? = nil
     ) {
@@ -46,13 +49,37 @@ public struct RequestDescription<Route: Sendable>: Sendable {
         self.body = body
     }
 
+    /// Creates a request whose parameters are a ``JSON`` value, so that a mixed literal
+    /// needs no `as JSON`:
+    ///
+    /// ```swift
+    /// RequestDescription(route: url, method: .post,
+    ///                    parameters: ["name": "Ann", "age": 31, "tags": ["a", "b"]])
+    /// ```
+    ///
+    /// A literal of one value type (`["q": "swift"]`) still takes the `Encodable` initializer;
+    /// both encode the same way.
+    @_disfavoredOverload
+    public init(
+        route: Route,
+        method: HTTPRequest.Method = .get,
+        parameters: JSON,
+        encoding: ParametersEncoding = .automatic,
+        headers: HTTPFields = [:],
+        body: RequestBody? = nil
+    ) {
+        self.init(
+            route: route, method: method, parameters: parameters as any Encodable & Sendable,
+            encoding: encoding, headers: headers, body: body)
+    }
+
     /// Creates a request whose parameters are an application model, sent as its DTO.
     /// - Throws: ``MappingError`` when the model cannot produce its DTO.
     public init<Model: DTOEncodable>(
         route: Route,
         method: HTTPRequest.Method = .post,
         model: Model,
-        encoding: ParametersEncoding = .json,
+        encoding: ParametersEncoding = .automatic,
         headers: HTTPFields = [:]
     ) throws where Model.DTO: Encodable & Sendable {
         self.init(route: route, method: method, parameters: try model.toDTO(), encoding: encoding, headers: headers)
@@ -64,7 +91,7 @@ public struct RequestDescription<Route: Sendable>: Sendable {
         route: Route,
         method: HTTPRequest.Method = .post,
         raw model: Model,
-        encoding: ParametersEncoding = .json,
+        encoding: ParametersEncoding = .automatic,
         headers: HTTPFields = [:]
     ) throws where Model.Raw == JSON {
         self.init(route: route, method: method, parameters: try model.toRaw(), encoding: encoding, headers: headers)

@@ -131,7 +131,8 @@ import Testing
 
     @Test func jsonParametersOnAGetThrowParameterEncodingError() async throws {
         await propertyCheck(count: 200, input: PropertyGen.jsonValues(depth: 2)) { parameters in
-            let request = RequestDescription(route: RegistrationRoute.auth, method: .get, parameters: parameters)
+            let request = RequestDescription(route: RegistrationRoute.auth, method: .get, parameters: parameters,
+                                             encoding: .json)
             #expect(throws: ParameterEncodingError.self) { try request.encoded() }
         }
     }

@@ -6,7 +6,9 @@ import Foundation
 /// It follows the conventions of Alamofire's `URLEncodedFormEncoder`, which servers
 /// (Rails, PHP, Express) understand: nested objects become `user[name]=Ann`, arrays
 /// become `tags[]=a&tags[]=b`, booleans become `1`/`0`, and keys and values are
-/// percent-escaped as RFC 3986 says.
+/// percent-escaped as RFC 3986 says. Keys are written as given unless ``keyEncoding``
+/// converts them (`.convertToSnakeCase`, as `JSONEncoder` does); a client's JSON key
+/// strategy never applies here.
 ///
 /// ```swift
 /// let encoder = URLEncodedFormEncoder()
@@ -34,6 +36,11 @@ public struct URLEncodedFormEncoder: Sendable {
     public var nilEncoding: NilEncoding
     /// How nested object keys are written; `.brackets` (`a[b]=c`) by default.
     public var objectEncoding: ObjectEncoding
+    /// How every key is written; `.useDefaultKeys` (as given) by default.
+    ///
+    /// A client's `JSONEncoder.keyEncodingStrategy` is never applied to forms: a form that
+    /// wants `first_name` says so here (`.convertToSnakeCase`).
+    public var keyEncoding: KeyEncoding
     /// How spaces are written; `.percentEscaped` (`%20`) by default.
     public var spaceEncoding: SpaceEncoding
     /// The characters left unescaped in keys and values; `CharacterSet.strataURLQueryAllowed`
@@ -49,6 +56,7 @@ public struct URLEncodedFormEncoder: Sendable {
         dateEncoding: DateEncoding = .deferredToDate,
         nilEncoding: NilEncoding = .dropKey,
         objectEncoding: ObjectEncoding = .brackets,
+        keyEncoding: KeyEncoding = .useDefaultKeys,
         spaceEncoding: SpaceEncoding = .percentEscaped,
         allowedCharacters: CharacterSet = .strataURLQueryAllowed
     ) {
@@ -59,6 +67,7 @@ public struct URLEncodedFormEncoder: Sendable {
         self.dateEncoding = dateEncoding
         self.nilEncoding = nilEncoding
         self.objectEncoding = objectEncoding
+        self.keyEncoding = keyEncoding
         self.spaceEncoding = spaceEncoding
         self.allowedCharacters = allowedCharacters
     }
@@ -85,6 +94,7 @@ public struct URLEncodedFormEncoder: Sendable {
             boolEncoding: boolEncoding,
             nilEncoding: nilEncoding,
             objectEncoding: objectEncoding,
+            keyEncoding: keyEncoding,
             escaper: URLQueryEscaper(allowedCharacters: allowedCharacters, spaceEncoding: spaceEncoding)
         )
         return try serializer.serialize(json)

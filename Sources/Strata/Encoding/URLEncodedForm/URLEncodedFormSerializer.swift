@@ -14,6 +14,8 @@ struct URLEncodedFormSerializer: Sendable {
     let nilEncoding: URLEncodedFormEncoder.NilEncoding
     /// How nested object keys are joined to their parent key.
     let objectEncoding: URLEncodedFormEncoder.ObjectEncoding
+    /// How the key of every object member is written.
+    let keyEncoding: URLEncodedFormEncoder.KeyEncoding
     /// Escapes keys and values.
     let escaper: URLQueryEscaper
 
@@ -37,10 +39,12 @@ struct URLEncodedFormSerializer: Sendable {
 
     /// Appends the pairs of every member of an object stored under `parent`
     /// (`nil` for the root object).
+    /// Keys are converted by ``keyEncoding`` before they are sorted.
     private func appendMembers(of members: [String: JSON], under parent: String?, to pairs: inout [Pair]) throws {
+        let converted = members.map { (key: keyEncoding.encode($0.key), value: $0.value) }
         let ordered = alphabetizeKeyValuePairs
-            ? members.sorted { $0.key < $1.key }
-            : Array(members)
+            ? converted.sorted { $0.key < $1.key }
+            : converted
         for (name, value) in ordered {
             let key = parent.map { objectEncoding.key(name, in: $0) } ?? name
             try append(value, forKey: key, to: &pairs)
