@@ -7,7 +7,7 @@ import HTTPTypes
 /// try await networker.send(RequestDescription(route: route, method: .delete))
 /// ```
 ///
-/// `decoding:` reads every model kind as ``Endpoint/init(_:decoding:)-(_,Response.Type)``
+/// `decoding:` reads every model kind as `Endpoint(_:decoding:)`
 /// does: app model (`DTODecodable`) > raw DTO (`RawDecodable`) > `Decodable`, and `nil`
 /// for an `Optional` when the body is empty. For per-call settings, send an `Endpoint`
 /// with its modifiers instead.

@@ -58,7 +58,7 @@ extension Endpoint {
     }
 
     /// Sets one header field named by a string, replacing any field of the same name; an
-    /// invalid name fails the call as ``headers(_:)-(HeaderList)`` describes.
+    /// invalid name fails the call as the string-named `headers(_:)` describes.
     public func header(_ name: String, _ value: String) -> Endpoint {
         headers(HeaderList([HeaderList.Field(name: name, value: value)]))
     }

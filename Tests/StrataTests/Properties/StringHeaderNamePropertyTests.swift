@@ -5,7 +5,7 @@ import StrataTesting
 import Testing
 
 /// Header fields named by random strings, given wherever a user gives headers
-/// (``RequestDescription``, ``HeadersMiddleware``, ``Endpoint/header(_:_:)-(String,_)``):
+/// (``RequestDescription``, ``HeadersMiddleware``, `Endpoint.header(_:_:)`):
 /// never a crash; a name that is not a token gives ``HeaderFieldError`` naming the first
 /// such name, and valid ones are sent in order with their values.
 @Suite struct StringHeaderNamePropertyTests {
