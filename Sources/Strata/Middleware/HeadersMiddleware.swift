@@ -6,6 +6,7 @@ import HTTPTypes
 ///
 /// ```swift
 /// HeadersMiddleware([.userAgent: "MyApp/1.0", .accept: "application/json"])
+/// HeadersMiddleware(["User-Agent": "MyApp/1.0", "X-Client": "ios"])
 /// HeadersMiddleware.bearerToken { await tokenStore.accessToken }
 /// ```
 public struct HeadersMiddleware: Middleware {
@@ -24,6 +25,17 @@ public struct HeadersMiddleware: Middleware {
     public init(_ fields: HTTPFields, policy: Policy = .keepExisting) {
         self.policy = policy
         self.fields = { _ in fields }
+    }
+
+    /// Adds fixed fields named by strings; by default a request's own fields win.
+    ///
+    /// A name that is not a valid token does not trap: every request then fails with
+    /// ``StrataError/Kind/middleware`` naming `HeadersMiddleware`, with a
+    /// ``HeaderFieldError`` as ``StrataError/underlying``.
+    public init(_ fields: HeaderList, policy: Policy = .keepExisting) {
+        let resolved = Result { () throws(HeaderFieldError) in try fields.httpFields() }
+        self.policy = policy
+        self.fields = { _ in try resolved.get() }
     }
 
     /// Adds fields computed for each request. The closure may be synchronous or `async`.

@@ -1,31 +1,40 @@
 import Foundation
+import HTTPTypes
 
 /// The parse steps behind ``Endpoint``'s constructors. They live in plain generic
 /// functions, so the endpoints' `@Sendable` parse closures capture no metatypes.
+///
+/// Every model kind follows one rule for an empty body (a 204 or 205, or zero bytes):
+/// an `Optional` response is `nil`; any other type is read as usual, and when that
+/// fails the ``MappingError`` says the body was empty.
 enum BodyParsing {
     /// Bytes → `T` with the JSON decoder.
-    static func decodable<T: Decodable>(_ body: Data, _ decoder: JSONDecoder) throws -> T {
-        do {
-            return try decoder.decode(T.self, from: body)
-        } catch {
-            throw MappingError(type: T.self, underlying: error)
+    static func decodable<T: Decodable>(_ response: RawResponse, _ decoder: JSONDecoder) throws -> T {
+        try readingBody(of: response) { body in
+            do {
+                return try decoder.decode(T.self, from: body)
+            } catch {
+                throw MappingError(type: T.self, underlying: error)
+            }
         }
     }
 
     /// Bytes → raw-layer model.
-    static func raw<T: RawDecodable>(_ body: Data, _ decoder: JSONDecoder) throws -> T {
-        try T.decode(rawBody: body, using: decoder)
+    static func raw<T: RawDecodable>(_ response: RawResponse, _ decoder: JSONDecoder) throws -> T {
+        try readingBody(of: response) { body in try T.decode(rawBody: body, using: decoder) }
     }
 
     /// Bytes → DTO → application model.
-    static func model<T: DTODecodable>(_ body: Data, _ decoder: JSONDecoder) throws -> T {
-        let dto = try T.DTO.decode(rawBody: body, using: decoder)
-        do {
-            return try T.from(dto: dto)
-        } catch {
-            var mapping = MappingError(type: T.self, underlying: error)
-            mapping.layer = .model
-            throw mapping
+    static func model<T: DTODecodable>(_ response: RawResponse, _ decoder: JSONDecoder) throws -> T {
+        try readingBody(of: response) { body in
+            let dto = try T.DTO.decode(rawBody: body, using: decoder)
+            do {
+                return try T.from(dto: dto)
+            } catch {
+                var mapping = MappingError(type: T.self, underlying: error)
+                mapping.layer = .model
+                throw mapping
+            }
         }
     }
 
@@ -37,4 +46,39 @@ enum BodyParsing {
             throw MappingError(type: T.self, underlying: error)
         }
     }
+
+    /// Whether the response carries no body: 204 No Content, 205 Reset Content, or zero bytes
+    /// (which is what `Content-Length: 0` gives).
+    static func hasEmptyBody(_ response: RawResponse) -> Bool {
+        response.head.status == .noContent || response.head.status == .resetContent || response.body.isEmpty
+    }
+
+    /// Runs `read` on the body, applying the empty-body rule.
+    static func readingBody<T>(of response: RawResponse, _ read: (Data) throws -> T) throws -> T {
+        guard hasEmptyBody(response) else { return try read(response.body) }
+        if let absent = T.self as? any EmptyBodyAbsence.Type, let none = absent.absentValue as? T {
+            return none
+        }
+        do {
+            return try read(response.body)
+        } catch let error as MappingError where error.layer == .model {
+            throw error
+        } catch {
+            let status = response.head.status.withStandardReasonPhrase
+            throw MappingError(
+                type: T.self,
+                description: "the response body was empty (\(status.code) \(status.reasonPhrase)); \(T.self) needs one, \(T.self)? accepts none")
+        }
+    }
+}
+
+/// A type whose value for a response without a body is "absent": `Optional`'s `nil`.
+protocol EmptyBodyAbsence {
+    /// The value an empty body decodes to.
+    static var absentValue: Self { get }
+}
+
+extension Optional: EmptyBodyAbsence {
+    /// `nil`: no body, no value.
+    static var absentValue: Wrapped? { nil }
 }

@@ -18,8 +18,10 @@ extension RequestDescription {
     /// - Throws: ``URLRouteError`` when `url` has no scheme;
     ///   ``ParameterEncodingError`` when the parameters cannot be encoded, a
     ///   JSON body is asked for explicitly (``ParametersEncoding/json``) on a GET or HEAD
-    ///   request, or parameters and ``body`` both want the body.
+    ///   request, or parameters and ``body`` both want the body; ``HeaderFieldError`` when
+    ///   a header was given a name that is not a valid token.
     public func encoded(url: URL, jsonEncoder: JSONEncoder = .strataDefault()) throws -> EncodedRequest {
+        if let headerFieldError { throw headerFieldError }
         // `HTTPRequest(url:)` traps on a URL without a scheme (`/relative`).
         guard url.absoluteURL.scheme != nil else {
             throw URLRouteError.invalidURL(base: url.absoluteString, path: "")

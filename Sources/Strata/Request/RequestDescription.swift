@@ -31,6 +31,8 @@ public struct RequestDescription<Route: Sendable>: Sendable {
     public var headers: HTTPFields
     /// A body given as it is; it cannot be combined with a body encoding of parameters.
     public var body: RequestBody?
+    /// The first header name given as a string that is not a valid token; encoding throws it.
+    var headerFieldError: HeaderFieldError?
 
     /// Creates a request description.
     public init(
@@ -99,8 +101,10 @@ public struct RequestDescription<Route: Sendable>: Sendable {
 
     /// The same request on another route, for example an erased one.
     public func mapRoute<Other: Sendable>(_ transform: (Route) throws -> Other) rethrows -> RequestDescription<Other> {
-        RequestDescription<Other>(
+        var mapped = RequestDescription<Other>(
             route: try transform(route), method: method, parameters: parameters,
             encoding: encoding, headers: headers, body: body)
+        mapped.headerFieldError = headerFieldError
+        return mapped
     }
 }

@@ -1,0 +1,44 @@
+import HTTPTypes
+
+extension RequestDescription {
+    /// Creates a request description whose headers are named by strings:
+    ///
+    /// ```swift
+    /// RequestDescription(route: route, method: .post, headers: ["X-Token": "abc"])
+    /// ```
+    ///
+    /// A name that is not a valid token does not trap: encoding or sending the request
+    /// throws ``HeaderFieldError``. `encoding` defaults to the main initialiser's default.
+    public init(
+        route: Route,
+        method: HTTPRequest.Method = .get,
+        parameters: (any Encodable & Sendable)? = nil,
+        encoding: ParametersEncoding? = nil,
+        headers: HeaderList,
+        body: RequestBody? = nil
+    ) {
+        if let encoding {
+            self.init(route: route, method: method, parameters: parameters, encoding: encoding, body: body)
+        } else {
+            self.init(route: route, method: method, parameters: parameters, body: body)
+        }
+        setHeaders(headers)
+    }
+
+    /// Sets each field of `list`, replacing fields of the same name; remembers the first
+    /// invalid name so that encoding throws it.
+    mutating func setHeaders(_ list: HeaderList) {
+        let (fields, error) = list.resolved()
+        setHeaders(fields)
+        if headerFieldError == nil { headerFieldError = error }
+    }
+
+    /// Sets each field of `fields`, replacing fields of the same name; new names are
+    /// appended in the order they first appear.
+    mutating func setHeaders(_ fields: HTTPFields) {
+        var seen = Set<HTTPField.Name>()
+        for field in fields where seen.insert(field.name).inserted {
+            headers[values: field.name] = fields[values: field.name]
+        }
+    }
+}
