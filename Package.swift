@@ -144,11 +144,14 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),
+        // The load gate the test targets share (they run in one process).
+        .target(name: "StrataTestSupport", path: "Tests/StrataTestSupport"),
         .testTarget(
             name: "StrataTests",
             dependencies: [
                 "Strata",
                 "StrataTesting",
+                "StrataTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
@@ -165,6 +168,7 @@ let package = Package(
                 "StrataDemoServer",
                 "StrataDemo",
                 "StrataServerLifecycle",
+                "StrataTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CompressNIO", package: "compress-nio"),  // checks the fault server's gzip bodies

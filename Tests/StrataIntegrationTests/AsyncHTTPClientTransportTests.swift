@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import Hummingbird
+import StrataTestSupport
 import Testing
 @testable import StrataAsyncHTTPClient
 import StrataTestServer

@@ -2,11 +2,12 @@ import Foundation
 import HTTPTypes
 import Strata
 import StrataTestServer
+import StrataTestSupport
 import Testing
 
 /// Authentication refresh against a real server that accepts one token and counts what it
 /// accepts and rejects, over every transport.
-@Suite struct AuthenticationIntegrationTests {
+@Suite(.runsAlone) struct AuthenticationIntegrationTests {
     static let concurrency = 50
 
     /// Holds each request's first attempt until `count` of them have reached it, so that

@@ -3,6 +3,7 @@ import Strata
 import AsyncHTTPClient
 import StrataAsyncHTTPClient
 import StrataFaultServer
+import StrataTestSupport
 import Testing
 
 /// Many calls through the resilience preset (retry with its budget, circuit breaker) against a server that misbehaves at random,

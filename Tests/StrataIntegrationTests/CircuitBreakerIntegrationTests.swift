@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Strata
 import StrataFaultServer
+import StrataTestSupport
 import Testing
 
 /// The circuit breaker against a real server that counts what it receives, over every transport.

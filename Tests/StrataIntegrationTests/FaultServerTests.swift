@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import Strata
 import StrataFaultServer
+import StrataTestSupport
 import Testing
 
 /// The fault server itself: its routes round-trip, its gzip bodies are what they claim,

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Strata
 import StrataTestServer
+import StrataTestSupport
 import Testing
 
 /// The pipeline contract against a real server, over every transport: the client's

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Strata
 import StrataFaultServer
+import StrataTestSupport
 import Testing
 
 /// The redirects of ``FaultServer``, each followed by Strata's ``RedirectMiddleware`` with

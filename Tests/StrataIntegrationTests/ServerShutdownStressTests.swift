@@ -6,6 +6,7 @@ import NIOPosix
 import StrataDemoServer
 import StrataServerLifecycle
 import StrataTestServer
+import StrataTestSupport
 import Testing
 
 /// Shuts the in-process servers down while connections are in every state a test can

@@ -3,6 +3,7 @@ import HTTPTypes
 import Strata
 @testable import StrataURLSession
 import StrataTestServer
+import StrataTestSupport
 import Testing
 
 /// Large and endless bodies over the URLSession transport, with the client limits of a

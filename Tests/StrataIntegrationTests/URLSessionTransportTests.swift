@@ -4,6 +4,7 @@ import Hummingbird
 import Strata
 @testable import StrataURLSession
 import StrataTestServer
+import StrataTestSupport
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking

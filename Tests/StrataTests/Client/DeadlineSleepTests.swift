@@ -1,9 +1,10 @@
 import Foundation
+import StrataTestSupport
 import Testing
 @testable import Strata
 
 /// `Deadline.sleep`: the wait retry backoffs use, released the moment it ends.
-@Suite(.serialized) struct DeadlineSleepTests {
+@Suite(.serialized, .runsAlone) struct DeadlineSleepTests {
     @Test func aWaitLastsItsDuration() async throws {
         let start = ContinuousClock.now
         try await Deadline.sleep(for: .milliseconds(30))

@@ -1,12 +1,13 @@
 import Foundation
 import HTTPTypes
 import PropertyBased
+import StrataTestSupport
 import Testing
 @testable import Strata
 
 /// ``URLEncodedFormEncoder`` and the parameter encodings of ``RequestDescription``, fed
 /// random keys, values and nested ``JSON``.
-@Suite struct FormEncodingPropertyTests {
+@Suite(.runsAlone) struct FormEncodingPropertyTests {
     /// What the default encoder may write: its allowed set plus `%`, `&` and `=`.
     static let defaultOutputCharacters = CharacterSet.strataURLQueryAllowed.union(CharacterSet(charactersIn: "%&="))
 

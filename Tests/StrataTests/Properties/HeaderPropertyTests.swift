@@ -1,12 +1,13 @@
 import Foundation
 import HTTPTypes
 import PropertyBased
+import StrataTestSupport
 import Testing
 @testable import Strata
 
 /// Header names and values from random text: `HTTPField.Name(_:)`, ``HTTPFields``,
 /// ``HeadersMiddleware`` and request encoding.
-@Suite struct HeaderPropertyTests {
+@Suite(.runsAlone) struct HeaderPropertyTests {
     /// RFC 9110 `tchar`.
     static let tokenCharacters = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".unicodeScalars)
 

@@ -1,12 +1,13 @@
 import Foundation
 import PropertyBased
+import StrataTestSupport
 import Testing
 @testable import Strata
 
 /// ``URLEncodedFormEncoder/KeyEncoding/convertToSnakeCase`` against `JSONEncoder`'s own
 /// `.convertToSnakeCase`, on random keys: camel case, capitals runs, underscores, digits
 /// and any Unicode.
-@Suite struct KeyEncodingPropertyTests {
+@Suite(.runsAlone) struct KeyEncodingPropertyTests {
     private static let pieces = ["my", "URL", "Property", "_", "__", "a", "B", "ID", "x1", "Ç", "ß", "é", "ǅ", "Σ", "9"]
 
     /// Camel-case-like keys built from word pieces, mixed with random strings.

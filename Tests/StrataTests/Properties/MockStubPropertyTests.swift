@@ -3,10 +3,11 @@ import HTTPTypes
 import PropertyBased
 import Strata
 import StrataTesting
+import StrataTestSupport
 import Testing
 
 /// ``MockTransport`` stubs matched against requests with random paths and queries.
-@Suite struct MockStubPropertyTests {
+@Suite(.runsAlone) struct MockStubPropertyTests {
     static let base = URL(string: "https://x.io")
 
     /// Sends a GET for `target` and returns the status, or `nil` when no stub took it.

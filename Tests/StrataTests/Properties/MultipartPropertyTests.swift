@@ -1,11 +1,12 @@
 import Foundation
 import PropertyBased
+import StrataTestSupport
 import Testing
 @testable import Strata
 
 /// ``MultipartFormData`` fed random field names, file names, content types, data and
 /// boundaries.
-@Suite struct MultipartPropertyTests {
+@Suite(.runsAlone) struct MultipartPropertyTests {
     /// One part a caller might append.
     struct PartInput: Sendable, CustomStringConvertible {
         let name: String

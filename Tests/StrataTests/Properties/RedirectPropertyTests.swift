@@ -1,12 +1,13 @@
 import Foundation
 import HTTPTypes
 import PropertyBased
+import StrataTestSupport
 import Testing
 @testable import Strata
 
 /// `Location` values are server data: any text must be followed to an `http(s)` URL or
 /// refused with a ``RedirectError``, never crash.
-@Suite struct RedirectPropertyTests {
+@Suite(.runsAlone) struct RedirectPropertyTests {
     /// Locations: random text, and URL-shaped text with random parts.
     static let locations = Generator<String, Shrink.None<String>> { rng in
         var parts = (0 ..< 4).map { _ in PropertyGen.string(length: 0 ... 12, using: &rng) }

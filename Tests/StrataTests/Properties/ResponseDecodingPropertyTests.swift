@@ -1,12 +1,13 @@
 import Foundation
 import HTTPTypes
 import PropertyBased
+import StrataTestSupport
 import Testing
 @testable import Strata
 
 /// Response bodies of random bytes (invalid UTF-8, broken and valid JSON) through
 /// ``JSON/init(rawBody:decoder:)``, ``JSONValueDecoder`` and every kind of endpoint.
-@Suite struct ResponseDecodingPropertyTests {
+@Suite(.runsAlone) struct ResponseDecodingPropertyTests {
     /// A model with a field of every type a decoder converts specially.
     struct Everything: Codable, Equatable, RawDecodable {
         typealias Raw = JSON

@@ -1,12 +1,13 @@
 import Foundation
 import HTTPTypes
 import PropertyBased
+import StrataTestSupport
 import Testing
 @testable import Strata
 
 /// `Retry-After` values are server data: any text gives no wait or a wait of zero or
 /// more, never a crash.
-@Suite struct RetryAfterPropertyTests {
+@Suite(.runsAlone) struct RetryAfterPropertyTests {
     static let values = Generator<String, Shrink.None<String>> { rng in
         switch Int.random(in: 0 ..< 4, using: &rng) {
         case 0: return PropertyGen.string(length: 0 ... 30, using: &rng)

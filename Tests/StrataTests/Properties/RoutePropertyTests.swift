@@ -1,11 +1,12 @@
 import Foundation
 import HTTPTypes
 import PropertyBased
+import StrataTestSupport
 import Testing
 @testable import Strata
 
 /// `URL? + String`, ``ServiceRoute`` and query appending, fed random Unicode paths.
-@Suite struct RoutePropertyTests {
+@Suite(.runsAlone) struct RoutePropertyTests {
     /// Bases without a query, each with the prefix every joined URL must start with.
     static let bases: [(base: String, prefix: String)] = [
         ("https://x.io", "https://x.io"),

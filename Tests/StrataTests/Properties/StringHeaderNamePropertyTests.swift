@@ -2,13 +2,14 @@ import Foundation
 import PropertyBased
 import Strata
 import StrataTesting
+import StrataTestSupport
 import Testing
 
 /// Header fields named by random strings, given wherever a user gives headers
 /// (``RequestDescription``, ``HeadersMiddleware``, `Endpoint.header(_:_:)`):
 /// never a crash; a name that is not a token gives ``HeaderFieldError`` naming the first
 /// such name, and valid ones are sent in order with their values.
-@Suite struct StringHeaderNamePropertyTests {
+@Suite(.runsAlone) struct StringHeaderNamePropertyTests {
     /// One to four fields with names that are tokens two times in three, and random values.
     static let fieldLists = Generator<[HeaderList.Field], Shrink.None<[HeaderList.Field]>> { rng in
         (0 ..< Int.random(in: 1 ... 4, using: &rng)).map { _ in

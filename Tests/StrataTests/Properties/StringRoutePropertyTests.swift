@@ -2,13 +2,14 @@ import Foundation
 import HTTPTypes
 import PropertyBased
 import StrataTesting
+import StrataTestSupport
 import Testing
 @testable import Strata
 
 /// A `String` used as a route, fed random strings: it is a URL, or it throws
 /// ``URLRouteError/invalidURL(base:path:)`` (``StrataError/Kind/invalidURL`` when sent);
 /// it never traps, whatever Foundation would do with the string.
-@Suite struct StringRoutePropertyTests {
+@Suite(.runsAlone) struct StringRoutePropertyTests {
     /// Random strings, bare or behind a scheme, a scheme and host, or `scheme:`.
     static let routes = Generator<String, Shrink.None<String>> { rng in
         let tail = PropertyGen.string(length: 0 ... 24, using: &rng)

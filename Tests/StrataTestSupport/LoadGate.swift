@@ -6,15 +6,16 @@ import Testing
 ///
 /// A suite marked ``Trait/runsAlone`` waits until no suite marked ``Trait/isTimed`` is
 /// running, and holds them off while it runs; timed suites run beside each other.
-actor LoadGate {
-    static let shared = LoadGate()
+public actor LoadGate {
+    /// The gate every suite of the test process goes through.
+    public static let shared = LoadGate()
 
     private var timedRunning = 0
     private var heavyRunning = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
     /// Runs `body` as a timed suite.
-    func timed(_ body: @Sendable () async throws -> Void) async throws {
+    public func timed(_ body: @Sendable () async throws -> Void) async throws {
         while heavyRunning { await wait() }
         timedRunning += 1
         defer { timedRunning -= 1; wakeAll() }
@@ -22,7 +23,7 @@ actor LoadGate {
     }
 
     /// Runs `body` with no timed suite running beside it.
-    func alone(_ body: @Sendable () async throws -> Void) async throws {
+    public func alone(_ body: @Sendable () async throws -> Void) async throws {
         while heavyRunning || timedRunning > 0 { await wait() }
         heavyRunning = true
         defer { heavyRunning = false; wakeAll() }
@@ -41,10 +42,10 @@ actor LoadGate {
 }
 
 /// The ``LoadGate`` role of a suite.
-struct LoadGateTrait: SuiteTrait, TestScoping {
+public struct LoadGateTrait: SuiteTrait, TestScoping {
     let runsAlone: Bool
 
-    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         if runsAlone {
             try await LoadGate.shared.alone(function)
         } else {
@@ -54,8 +55,9 @@ struct LoadGateTrait: SuiteTrait, TestScoping {
 }
 
 extension Trait where Self == LoadGateTrait {
-    /// The suite loads the machine: it runs while no ``isTimed`` suite does.
-    static var runsAlone: Self { LoadGateTrait(runsAlone: true) }
+    /// The suite loads the machine (CPU, memory, many connections): it runs while no
+    /// ``isTimed`` suite does, and beside no other ``runsAlone`` suite.
+    public static var runsAlone: Self { LoadGateTrait(runsAlone: true) }
     /// The suite asserts on how long things take: it never runs beside a ``runsAlone`` suite.
-    static var isTimed: Self { LoadGateTrait(runsAlone: false) }
+    public static var isTimed: Self { LoadGateTrait(runsAlone: false) }
 }
