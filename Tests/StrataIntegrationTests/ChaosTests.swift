@@ -21,8 +21,8 @@ import Testing
     /// The stages a call may end in; anything else is a bug.
     static let expectedKinds: Set<StrataError.Kind> = [.transport, .cancelled, .unacceptableStatus, .circuitOpen]
 
-    static func pickRoute(using generator: inout some RandomNumberGenerator) -> FaultRoute {
-        var roll = Int.random(in: 0 ..< 100, using: &generator)
+    static func pickRoute() -> FaultRoute {
+        var roll = Int.random(in: 0 ..< 100)
         for (route, weight) in routes {
             if roll < weight { return route }
             roll -= weight
@@ -39,13 +39,12 @@ import Testing
     /// Makes ``calls`` calls, ``concurrency`` at a time, to routes picked at random.
     static func load(_ networker: Networker, from server: FaultServer) async -> [Ending] {
         await withTaskGroup(of: Ending.self) { group in
-            var generator = SystemRandomNumberGenerator()
             var endings: [Ending] = []
             for index in 0 ..< calls {
                 if index >= concurrency, let ending = await group.next() { endings.append(ending) }
-                let url = server.url(for: pickRoute(using: &generator))
-                let cancelAfter: Duration? = Int.random(in: 0 ..< 5, using: &generator) == 0
-                    ? .milliseconds(Int.random(in: 0 ... 30, using: &generator)) : nil
+                let url = server.url(for: pickRoute())
+                let cancelAfter: Duration? = Int.random(in: 0 ..< 5) == 0
+                    ? .milliseconds(Int.random(in: 0 ... 30)) : nil
                 group.addTask { await call(url, on: networker, cancellingAfter: cancelAfter) }
             }
             for await ending in group { endings.append(ending) }

@@ -56,4 +56,24 @@ import Testing
         ])
         #expect(transport.requests.prefix(2).map { $0.headerFields[HTTPField.Name("X-Token")!] } == ["abc", "abc"])
     }
+
+    @Test func theNaturalEncodings() throws {
+        // --- README snippet starts ---
+        // GET parameters go in the query, POST/PUT/PATCH parameters in a JSON body: nothing to pick.
+        let search = RequestDescription(route: "https://api.example.com/users", parameters: ["q": "ann", "page": 2])
+        let create = RequestDescription(route: "https://api.example.com/users", method: .post,
+                                        parameters: ["name": "Ann", "age": 31, "tags": ["a", "b"]])   // no `as JSON`
+
+        // Form and query keys in snake_case, as JSONEncoder's .convertToSnakeCase does for
+        // JSON; the client's JSON key strategy is never applied to forms on its own.
+        struct Signup: Encodable, Sendable { let firstName: String; let homeCity: String }
+        let signup = RequestDescription(route: "https://api.example.com/signup", method: .post,
+                                        parameters: Signup(firstName: "Ann", homeCity: "Oslo"),
+                                        encoding: .formURL(URLEncodedFormEncoder(keyEncoding: .convertToSnakeCase)))
+        // --- README snippet ends ---
+
+        #expect(try search.encoded().head.url?.absoluteString == "https://api.example.com/users?page=2&q=ann")
+        #expect(try create.encoded().body?.bufferedData == Data(#"{"age":31,"name":"Ann","tags":["a","b"]}"#.utf8))
+        #expect(try signup.encoded().body?.bufferedData == Data("first_name=Ann&home_city=Oslo".utf8))
+    }
 }

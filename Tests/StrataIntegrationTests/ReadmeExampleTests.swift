@@ -8,10 +8,10 @@ import Testing
 /// snippet can stay as the README prints it.
 @Suite struct ReadmeExampleTests {
     @Test func quickStart() throws {
-        // Raw layer: what the server sends. `typealias Raw = Json` is all a Codable DTO needs.
-        struct PhotoEntry: Codable, RawMappable { typealias Raw = Json; let id: String; let ref: String }
+        // Raw layer: what the server sends. `typealias Raw = JSON` is all a Codable DTO needs.
+        struct PhotoEntry: Codable, RawMappable { typealias Raw = JSON; let id: String; let ref: String }
         struct UserEntry: Codable, RawMappable {
-            typealias Raw = Json
+            typealias Raw = JSON
             let name: String
             let age: Int
             let photos: [PhotoEntry]
@@ -32,7 +32,7 @@ import Testing
         }
 
         // Routes, grouped by service.
-        enum RegistrationRoute: UrlRouteProvider {
+        enum RegistrationRoute: URLRouteProvider {
             case auth, register, user(String)
 
             func url() throws -> URL {
@@ -45,13 +45,13 @@ import Testing
             }
         }
 
-        let userEndpoint = Endpoint(RequestDescription(route: RegistrationRoute.user("42")), model: User.self)
+        let userEndpoint = Endpoint(RequestDescription(route: RegistrationRoute.user("42")), decoding: User.self)
 
         let login = RequestDescription(
             route: RegistrationRoute.auth,
             method: .post,
-            parameters: ["login": "ann", "password": "p@ss word"] as JSON,
-            encoding: .formUrl)
+            parameters: ["login": "ann", "password": "p@ss word"],
+            encoding: .formURL)
         let encoded = try login.encoded()
 
         #expect(encoded.head.url?.absoluteString == "http://example.com/user/auth")
@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func mockSnippet() async throws {
-        struct PhotoEntry: Codable, RawMappable { typealias Raw = Json; let id: String; let ref: String }
+        struct PhotoEntry: Codable, RawMappable { typealias Raw = JSON; let id: String; let ref: String }
         struct UserEntry: Codable, RawMappable { typealias Raw = Json; let name: String; let photos: [PhotoEntry] }
         struct User: DTODecodable {
             let name: String

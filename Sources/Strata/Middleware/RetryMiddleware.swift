@@ -61,7 +61,6 @@ public struct RetryMiddleware: Middleware {
         }
         let start = ContinuousClock.now
         var context = context
-        var generator = SystemRandomNumberGenerator()
         while true {
             let outcome: Result<(HTTPResponse, MessageBody?), any Error>
             do {
@@ -69,7 +68,7 @@ public struct RetryMiddleware: Middleware {
             } catch {
                 outcome = .failure(error)
             }
-            let wait = self.wait(after: outcome, of: request, context: context, since: start, using: &generator)
+            let wait = self.wait(after: outcome, of: request, context: context, since: start)
             let stop: RetrySummary.StopReason? =
                 if wait == nil { Task.isCancelled || outcome.isCancellation ? .cancelled : .notRetryable }
                 else if context.attempt >= policy.maxAttempts { .attemptsExhausted }
@@ -103,8 +102,7 @@ public struct RetryMiddleware: Middleware {
         after outcome: Result<(HTTPResponse, MessageBody?), any Error>,
         of request: HTTPRequest,
         context: MiddlewareContext,
-        since start: ContinuousClock.Instant,
-        using generator: inout SystemRandomNumberGenerator
+        since start: ContinuousClock.Instant
     ) -> Duration? {
         let response = try? outcome.get().0
         var decision = RetryDecision.useDefaultRule
@@ -128,7 +126,7 @@ public struct RetryMiddleware: Middleware {
             return min(max(duration, .zero), policy.maxBackoff)
         case .retry:
             let asked = response.flatMap { RetryPolicy.retryAfter($0, now: now()) }
-            return min(asked ?? policy.backoff(after: context.attempt, using: &generator), policy.maxBackoff)
+            return min(asked ?? policy.backoff(after: context.attempt), policy.maxBackoff)
         }
     }
 

@@ -61,10 +61,19 @@ public struct RetryPolicy: Sendable, Hashable {
 
     /// The wait after failed attempt number `attempt` (1 for the first): a random
     /// duration in `0 ... min(maxBackoff, initialBackoff × 2^(attempt − 1))`.
+    public func backoff(after attempt: Int) -> Duration {
+        .nanoseconds(Int64.random(in: 0 ... backoffCeiling(after: attempt)))
+    }
+
+    /// ``backoff(after:)`` drawn from `generator`, for reproducible waits.
     public func backoff(after attempt: Int, using generator: inout some RandomNumberGenerator) -> Duration {
+        .nanoseconds(Int64.random(in: 0 ... backoffCeiling(after: attempt), using: &generator))
+    }
+
+    /// The longest backoff after attempt number `attempt`, in nanoseconds.
+    private func backoffCeiling(after attempt: Int) -> Int64 {
         let ceiling = min(maxBackoff, initialBackoff * (1 << min(max(attempt - 1, 0), 30)))
-        let nanoseconds = max(Int64(ceiling / .nanoseconds(1)), 0)
-        return .nanoseconds(Int64.random(in: 0 ... nanoseconds, using: &generator))
+        return max(Int64(ceiling / .nanoseconds(1)), 0)
     }
 
     /// How long `response` asks to wait, from its `Retry-After` field: a number of
