@@ -68,6 +68,7 @@ let package = Package(
         .target(
             name: "StrataServerLifecycle",
             dependencies: [
+                "Strata",  // Deadline.sleep: a cancelled wait leaves no timer behind
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -80,6 +81,7 @@ let package = Package(
         .target(
             name: "StrataTestServer",
             dependencies: [
+                "Strata",
                 "StrataServerLifecycle",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -91,6 +93,7 @@ let package = Package(
         .target(
             name: "StrataFaultServer",
             dependencies: [
+                "Strata",  // Deadline.sleep
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -1,3 +1,4 @@
+import Strata
 import NIOCore
 
 /// Writes what a ``FaultRoute`` calls for on one connection.
@@ -40,7 +41,7 @@ struct FaultResponder {
             try await writePartialBody()
             // Give the client time to read the head and the first bytes before the RST,
             // which would make its kernel drop whatever it had not read yet.
-            try await Task.sleep(for: .milliseconds(100))
+            try await Deadline.sleep(for: .milliseconds(100))
             return .reset
         case .lengthTooLong:
             try await writePartialBody()
@@ -54,13 +55,13 @@ struct FaultResponder {
             try await outbound.write(response)
             return .keepAlive
         case .gzip:
-            try await writeGzip(GzipBodies.intact)
+            try await writeGzip(try GzipBodies.intact)
             return .keepAlive
         case .gzipTruncated:
-            try await writeGzip(GzipBodies.truncated)
+            try await writeGzip(try GzipBodies.truncated)
             return .keepAlive
         case .gzipBomb:
-            try await writeGzip(GzipBodies.bomb)
+            try await writeGzip(try GzipBodies.bomb)
             return .keepAlive
         case .hugeLength:
             try await streamHugeBody()
@@ -111,7 +112,7 @@ struct FaultResponder {
     private func trickle() async throws {
         try await outbound.write(FaultResponses.head(status: 200, [("Content-Length", "\(FaultResponses.trickleLength)")]))
         for _ in 0..<FaultResponses.trickleLength {
-            try await Task.sleep(for: FaultResponses.trickleInterval)
+            try await Deadline.sleep(for: FaultResponses.trickleInterval)
             try await outbound.write(ByteBuffer(string: "x"))
         }
     }

@@ -2,27 +2,40 @@ import CompressNIO
 import NIOCore
 
 /// The gzip bodies the fault server sends, made with zlib (through CompressNIO) once per
-/// process, on first use.
+/// process, on first use. Reading one throws what zlib threw while making it; a route
+/// that gets an error closes its connection.
 public enum GzipBodies {
     /// The text behind the gzip bodies: 400 numbered lines, 8 800 bytes.
     public static let text: String = (1...400).map { "line \(1000 + $0) of the text\n" }.joined()
 
     /// ``text`` compressed with gzip: a complete stream.
-    public static let intact: ByteBuffer = {
-        var input = ByteBuffer(string: text)
-        // Compressing an in-memory buffer into a buffer of zlib's bound cannot fail.
-        return try! input.compress(with: .gzip(configuration: .init(compressionLevel: .bestCompression)))
-    }()
+    public static var intact: ByteBuffer {
+        get throws { try intactResult.get() }
+    }
 
     /// The first half of ``intact``: the gzip stream cut short, without its last blocks
     /// and its trailer.
-    public static let truncated = ByteBuffer(bytes: intact.readableBytesView.prefix(intact.readableBytes / 2))
+    public static var truncated: ByteBuffer {
+        get throws {
+            let intact = try intact
+            return ByteBuffer(bytes: intact.readableBytesView.prefix(intact.readableBytes / 2))
+        }
+    }
+
+    private static let intactResult = Result { () throws -> ByteBuffer in
+        var input = ByteBuffer(string: text)
+        return try input.compress(with: .gzip(configuration: .init(compressionLevel: .bestCompression)))
+    }
 
     /// How many zero bytes ``bomb`` inflates to: 1 GiB.
     public static let bombInflatedSize = 1 << 30
 
     /// A gzip stream of about 1 MiB that inflates to ``bombInflatedSize`` zero bytes.
-    public static let bomb: ByteBuffer = bomb(inflatedMiB: bombInflatedSize >> 20)
+    public static var bomb: ByteBuffer {
+        get throws { try bombResult.get() }
+    }
+
+    private static let bombResult = Result { try bomb(inflatedMiB: bombInflatedSize >> 20) }
 
     /// A valid gzip stream of `inflatedMiB` MiB of zero bytes, about 1 KiB per MiB.
     ///
@@ -30,23 +43,24 @@ public enum GzipBodies {
     /// on, the compressor's state is the same at every MiB boundary, so every further MiB
     /// compresses to the same bytes and is copied instead of compressed. The stream ends
     /// with an empty final block and the trailer (CRC-32 and length of the zeros).
-    public static func bomb(inflatedMiB: Int) -> ByteBuffer {
-        precondition(inflatedMiB >= 1, "the bomb inflates to at least one MiB")
+    /// - Throws: ``GzipBodiesError`` for fewer than 1 MiB or when zlib's output does not
+    ///   repeat; zlib's own errors.
+    public static func bomb(inflatedMiB: Int) throws -> ByteBuffer {
+        guard inflatedMiB >= 1 else { throw GzipBodiesError.bombTooSmall }
         let mebibyte = ByteBuffer(repeating: 0, count: 1 << 20)
         let compressor = CompressionAlgorithm.gzip(configuration: .init(compressionLevel: .bestCompression)).compressor
-        // In-memory compression into buffers of zlib's bound cannot fail.
-        try! compressor.startStream()
-        func compressNext() -> ByteBuffer {
+        try compressor.startStream()
+        func compressNext() throws -> ByteBuffer {
             var input = mebibyte
             var output = ByteBufferAllocator().buffer(capacity: compressor.maxSize(from: input))
-            try! compressor.streamDeflate(from: &input, to: &output, flush: .sync)
+            try compressor.streamDeflate(from: &input, to: &output, flush: .sync)
             return output
         }
-        var stream = compressNext()
-        let repeating = compressNext()
-        let check = compressNext()
-        try! compressor.finishStream()
-        precondition(check == repeating, "zlib's output per MiB of zeros is expected to repeat")
+        var stream = try compressNext()
+        let repeating = try compressNext()
+        let check = try compressNext()
+        try compressor.finishStream()
+        guard check == repeating else { throw GzipBodiesError.outputDoesNotRepeat }
         for _ in 1..<inflatedMiB { stream.writeImmutableBuffer(repeating) }
         // An empty final stored block: BFINAL=1, BTYPE=00, then LEN=0 and NLEN=0xFFFF.
         stream.writeBytes([0x01, 0x00, 0x00, 0xFF, 0xFF])
@@ -55,4 +69,12 @@ public enum GzipBodies {
         stream.writeInteger(UInt32(truncatingIfNeeded: size), endianness: .little)
         return stream
     }
+}
+
+/// Why a gzip body of the fault server could not be made.
+public enum GzipBodiesError: Error, Equatable {
+    /// A bomb must inflate to at least one MiB.
+    case bombTooSmall
+    /// zlib's output for a MiB of zeros did not repeat, so the bomb cannot be built by copying.
+    case outputDoesNotRepeat
 }

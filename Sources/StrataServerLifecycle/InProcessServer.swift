@@ -1,3 +1,4 @@
+import Strata
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -129,7 +130,7 @@ public final class InProcessServer: Sendable {
     /// - Throws: `CancellationError` when the sleep was cut short.
     public static func sleepUnlessShuttingDown(for duration: Duration) async throws {
         try await cancelWhenGracefulShutdown {
-            try await Task.sleep(for: duration)
+            try await Deadline.sleep(for: duration)
         }
     }
 }

@@ -1,3 +1,4 @@
+import Strata
 import Foundation
 import Hummingbird
 import NIOConcurrencyHelpers
@@ -75,7 +76,7 @@ public enum StreamingRoutes {
                                 let chunk = ByteBuffer(repeating: 0x03, count: 1024)
                                 while true {
                                     try await writer.write(chunk)
-                                    try await Task.sleep(for: .milliseconds(10))
+                                    try await Deadline.sleep(for: .milliseconds(10))
                                 }
                             })
         }
@@ -120,7 +121,7 @@ public final class StreamProbe: Sendable {
                 return await iterator.next()
             }
             group.addTask {
-                try? await Task.sleep(for: limit)
+                try? await Deadline.sleep(for: limit)
                 return nil
             }
             let first = await group.next() ?? nil

@@ -191,7 +191,7 @@ enum Soak {
         print("  idle \(seconds) s after the load:")
         while elapsed < seconds {
             let step = min(interval, seconds - elapsed)
-            try? await Task.sleep(for: .seconds(step))
+            try? await Deadline.sleep(for: .seconds(step))
             elapsed += step
             let cpu = ProcessStats.cpuTime()
             let used = (cpu - cpuBefore).seconds

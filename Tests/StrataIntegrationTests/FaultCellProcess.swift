@@ -59,7 +59,7 @@ enum FaultCellProcess {
     /// Runs `pair` in this process: a fresh server and transport, then one call while
     /// the resident set is sampled.
     static func measure(_ pair: FaultPair) async throws -> FaultCellReport {
-        _ = GzipBodies.bomb.readableBytes  // built once per process, before measuring
+        _ = try GzipBodies.bomb.readableBytes  // built once per process, before measuring
         return try await FaultServer.with { server in
             try await pair.transport.with { client in
                 let networker = FaultExchange.networker(over: client)

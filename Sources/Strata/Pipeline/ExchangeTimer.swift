@@ -159,7 +159,8 @@ private final class Outcome<Value: Sendable>: Sendable {
 }
 
 /// Runs work within a deadline: the helper every deadline in Strata goes through.
-enum Deadline {
+/// ``sleep(for:)`` is `package`, so the in-process servers wait the same way.
+package enum Deadline {
     /// Runs `operation` under an ``ExchangeTimer`` for `deadline`, released when it
     /// ends; without a deadline, runs it directly.
     /// - Returns: the operation's result, and whether the deadline passed while it ran.
@@ -190,7 +191,7 @@ enum Deadline {
     /// released the moment the wait ends: unlike a cancelled `Task.sleep`, a cancelled
     /// wait leaves nothing registered (a retry's backoff, say).
     /// - Throws: `CancellationError` when the calling task is cancelled first.
-    static func sleep(for duration: Duration) async throws {
+    package static func sleep(for duration: Duration) async throws {
         let (_, timedOut) = await run(until: .now + duration) { await waitUntilCancelled() }
         if !timedOut { throw CancellationError() }
     }
