@@ -164,18 +164,18 @@ final class TestSignal: Sendable {
     @Test func theRefreshWindowBlocksTheFourthRefreshUntilTheIntervalPassed() async throws {
         let transport = TokenCheckingTransport(accepting: nil)
         let provider = CountingProvider()
-        let clock = Locked(ContinuousClock.now)
-        let auth = AuthenticationMiddleware(provider, maxRefreshes: 3, per: .seconds(60), now: { clock.withLock { $0 } })
+        let clock = ManualClock()
+        let auth = AuthenticationMiddleware(provider, maxRefreshes: 3, per: .seconds(60), now: { clock.now })
         for round in 1...4 {
             let error = await #expect(throws: StrataError.self) { try await Self.send(transport, auth: auth) }
             #expect(error?.status?.code == 401)
             #expect(provider.refreshes == min(round, 3))
-            clock.withLock { $0 += .seconds(10) }
+            clock.advance(by: .seconds(10))
         }
         // 3 rounds of 401, refresh, 401; then one 401 returned without a refresh.
         #expect(transport.seen == ["Bearer stale", "Bearer token-1", "Bearer token-1", "Bearer token-2",
                                    "Bearer token-2", "Bearer token-3", "Bearer token-3"])
-        clock.withLock { $0 += .seconds(30) }  // 70 s after the first refresh
+        clock.advance(by: .seconds(30))  // 70 s after the first refresh
         await #expect(throws: StrataError.self) { try await Self.send(transport, auth: auth) }
         #expect(provider.refreshes == 4)
         #expect(transport.seen.suffix(2) == ["Bearer token-3", "Bearer token-4"])

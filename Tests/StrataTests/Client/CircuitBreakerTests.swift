@@ -4,17 +4,6 @@ import Logging
 import Testing
 @testable import Strata
 
-/// A clock that moves only when told to.
-final class ManualClock: Sendable {
-    private let instant = Locked(ContinuousClock.now)
-
-    var now: ContinuousClock.Instant { instant.withLock { $0 } }
-
-    func advance(by duration: Duration) {
-        instant.withLock { $0 += duration }
-    }
-}
-
 /// A transport whose calls wait until the test releases them; a cancelled call throws
 /// `CancellationError` at once.
 final class GatedTransport: Transport {

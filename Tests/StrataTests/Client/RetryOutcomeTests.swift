@@ -9,13 +9,6 @@ import Testing
         RetryMiddleware(policy: policy, budget: budget, sleep: { _ in }, now: { RetryTests.now })
     }
 
-    /// A clock the test moves by hand.
-    final class ManualClock: Sendable {
-        private let instant = Locked(ContinuousClock.now)
-        var now: ContinuousClock.Instant { instant.withLock { $0 } }
-        func advance(by duration: Duration) { instant.withLock { $0 += duration } }
-    }
-
     @Test func aSuccessAfterRetriesSaysHowManyAttempts() async throws {
         let transport = ScriptedTransport([.status(503), .failure(.connectionLost)])
         let response = try await RetryTests.response(transport, retry: Self.middleware())

@@ -3,6 +3,17 @@ import HTTPTypes
 import Logging
 @testable import Strata
 
+/// A clock that moves only when told to.
+final class ManualClock: Sendable {
+    private let instant = Locked(ContinuousClock.now)
+
+    var now: ContinuousClock.Instant { instant.withLock { $0 } }
+
+    func advance(by duration: Duration) {
+        instant.withLock { $0 += duration }
+    }
+}
+
 /// A transport that answers with a closure, for unit tests of the client.
 struct ClosureTransport: Transport {
     let handler: @Sendable (HTTPRequest, MessageBody?, ContinuousClock.Instant?) async throws -> (HTTPResponse, MessageBody?)
