@@ -393,12 +393,13 @@ extension TestServer {
     }
 }
 
-/// The authority of a port nothing listens on: a test server's, after it stopped.
+/// The authority of a port nothing listens on, held closed for the rest of the process
+/// so that no other test's server takes it.
 private func closedPortAuthority() async throws -> String {
-    let server = try await TestServer.start()
-    await server.shutdown()
-    return server.authority
+    try reservedClosedPort.get().authority
 }
+
+private let reservedClosedPort = Result { () throws(ClosedPortError) in try ClosedPort() }
 
 /// A deadline `seconds` from now.
 private func inSeconds(_ seconds: Int) -> ContinuousClock.Instant {

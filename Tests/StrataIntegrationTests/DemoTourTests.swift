@@ -4,6 +4,7 @@ import StrataAsyncHTTPClient
 import StrataDemo
 import StrataDemoServer
 import StrataURLSession
+import StrataTestSupport
 import Testing
 
 /// The transports the demo tour runs over.
@@ -134,11 +135,10 @@ struct DemoTourTests {
 
     @Test("a tour against a server that is not there fails, step by step, with transport errors")
     func unreachableServer() async throws {
-        let report = try await DemoTransportKind.urlSession.withServer { server, transport in
-            // The demo server's own port, after shutdown, has nobody listening.
-            let url = server.baseURL
-            await server.shutdown()
-            return await DemoTour(baseURL: url, transport: transport).run()
+        let closed = try ClosedPort()
+        let report = try await DemoTransportKind.urlSession.withServer { _, transport in
+            // A port bound without listening: refused, and no other test's server can take it.
+            await DemoTour(baseURL: try #require(URL(string: "http://\(closed.authority)")), transport: transport).run()
         }
         #expect(report.failures.count == report.results.count)
         let first = try #require(report[.rawLayer])

@@ -316,15 +316,14 @@ struct URLSessionTransportTests {
     }
 
     @Test func closedPortIsConnectionRefused() async throws {
-        let server = try await TestServer.start()
-        let baseURL = server.baseURL
-        await server.shutdown()
-        let url = try #require(URL(string: baseURL.absoluteString + "/echo/nobody"))
+        let closed = try ClosedPort()
+        let url = try #require(URL(string: "http://\(closed.authority)/echo/nobody"))
         let error = try await #require(throws: TransportError.self) {
             try await transport.send(HTTPRequest(method: .get, url: url), body: nil, deadline: nil)
         }
         #expect(error.kind == .connectionRefused)
         #expect((error.underlying as? URLError)?.code == .cannotConnectToHost)
+        withExtendedLifetime(closed) {}  // refusing until here
     }
 
     @Test func urlErrorCodesMapToKinds() {
