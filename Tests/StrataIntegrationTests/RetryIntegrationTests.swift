@@ -153,14 +153,19 @@ import Testing
     func cancellationEndsTheBackoffAtOnce(_ kind: TransportKind) async throws {
         try await FaultServer.with { server in
             try await kind.with { transport in
-                let networker = Self.networker(transport, maxBackoff: .seconds(30))
-                let endpoint = Self.endpoint(server, .unavailable)
+                // A 30 s wait, so that the cancellation lands in it however slow the machine
+                // (a 1 s wait was over before a loaded ThreadSanitizer run cancelled).
+                let networker = Self.networker(transport, maxBackoff: .seconds(30), timeout: .seconds(60))
+                var endpoint = Self.endpoint(server, .unavailable)
+                endpoint.retry = .custom { _ in .retryAfter(.seconds(30)) }
+                let start = ContinuousClock.now
                 let call = Task { try await networker.send(endpoint) }
                 while server.requestCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
-                try await Task.sleep(for: .milliseconds(50))  // now in the 1 s Retry-After wait
+                try await Task.sleep(for: .milliseconds(50))  // now in the wait, or about to be
                 call.cancel()
                 var error: StrataError?
                 if case .failure(let failure) = await call.result { error = failure as? StrataError }
+                #expect(start.duration(to: .now) < .seconds(20))
                 #expect(error?.kind == .cancelled)
                 #expect(error?.retry == RetrySummary(attempts: 1, stopReason: .cancelled))
                 #expect(server.requestCount == 1)
