@@ -182,6 +182,12 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
+        // The seeds' own code, as their documents write it, in a module of its own so that
+        // its names (`Photo`, `NetworkError`) are the seed's.
+        .testTarget(
+            name: "StrataSeedTests",
+            dependencies: ["Strata", "StrataURLSession", "StrataTestServer"]
+        ),
         // Runs against httpbin when HTTPBIN_URL is set (scripts/conformance.sh); skipped otherwise.
         .testTarget(
             name: "StrataConformanceTests",

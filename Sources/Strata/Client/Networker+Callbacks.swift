@@ -23,7 +23,7 @@ extension Networker {
     /// `completion` runs once, on a background task, not on the main thread.
     /// - Returns: a handle whose ``LoadTask/cancel()`` stops the request.
     @discardableResult
-    public func load<Response: Sendable>(
+    public func load<Response>(
         _ endpoint: Endpoint<Response>,
         completion: @escaping @Sendable (Result<Response, StrataError>) -> Void
     ) -> LoadTask {

@@ -77,6 +77,35 @@ extension Endpoint {
     }
 }
 
+extension Endpoint {
+    /// Seed 003's endpoint: a URL and a parse function over the body as Foundation objects
+    /// (see ``JSON/foundationObject``) that returns a `Result`.
+    ///
+    /// ```swift
+    /// Endpoint(url: url, parse: { json in
+    ///     do { return .success(try Photo(with: json as? [String: Any])) }
+    ///     catch let error { return .failure(error) }
+    /// })
+    /// ```
+    ///
+    /// A body that is not JSON, and a `.failure` from `parse`, fail the call as
+    /// ``StrataError/Kind/decoding``, with the JSON reader's error or `parse`'s as
+    /// ``StrataError/underlying``. ``init(_:json:)`` is the same over a ``JSON`` value.
+    /// - Parameters:
+    ///   - url: the resource's URL.
+    ///   - method: the HTTP method; `GET` unless told.
+    ///   - parse: turns the body's JSON, as `JSONSerialization` would give it, into a `Response`.
+    public init(
+        url: URL,
+        method: HTTPRequest.Method = .get,
+        parse: @escaping @Sendable (Any) -> Result<Response, any Error>
+    ) {
+        self.init(RequestDescription(route: url, method: method), json: { json in
+            try parse(json.foundationObject).get()
+        })
+    }
+}
+
 extension Endpoint where Response == JSON {
     /// An endpoint whose body is any ``JSON`` value.
     @_disfavoredOverload

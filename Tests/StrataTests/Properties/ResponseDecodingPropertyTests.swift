@@ -69,6 +69,9 @@ import Testing
         let raw = Endpoint(Self.request, raw: Everything.self)
         let model = Endpoint(Self.request, model: Sized.self)
         let transformed = Endpoint(Self.request) { json in json["s"]?.stringValue ?? "" }
+        let seed003 = Endpoint<String>(url: URL(filePath: "/"), parse: { json in
+            .success((json as? [String: Any])?["s"] as? String ?? "")
+        })
         let bodies = Generator<Data, Shrink.None<Data>> { rng in
             Bool.random(using: &rng)
                 ? PropertyGen.bytes.run(using: &rng)
@@ -80,7 +83,9 @@ import Testing
             let rawDecoded = Self.outcome { try raw.parse(response, JSONDecoder()) }
             let mapped = Self.outcome { try model.parse(response, JSONDecoder()) }
             let text = Self.outcome { try transformed.parse(response, JSONDecoder()) }
-            for error in [decoded.error, rawDecoded.error, mapped.error, text.error].compactMap({ $0 }) {
+            let seedText = Self.outcome { try seed003.parse(response, JSONDecoder()) }
+            #expect(seedText.value == text.value)
+            for error in [decoded.error, rawDecoded.error, mapped.error, text.error, seedText.error].compactMap({ $0 }) {
                 #expect(error is MappingError, "\(type(of: error)): \(error)")
             }
             // A Decodable raw model decodes the bytes directly, as `decoding:` does.
@@ -89,6 +94,17 @@ import Testing
                 #expect(value.size >= 0)
                 #expect(value.size == decoded.value?.i8)
             }
+        }
+    }
+
+    /// Any JSON value bridges to Foundation objects that `JSONSerialization` writes back
+    /// as the same JSON.
+    @Test func foundationObjectsAreValidJSONObjects() async throws {
+        let trees = Generator<JSON, Shrink.None<JSON>> { rng in PropertyGen.json(depth: 4, using: &rng) }
+        await propertyCheck(count: 1000, input: trees) { json in
+            let data = try JSONSerialization.data(withJSONObject: json.foundationObject, options: .fragmentsAllowed)
+            let back = try JSONDecoder().decode(JSON.self, from: data)
+            #expect(back == json || back.normalizingWholeDoubles == json.normalizingWholeDoubles, "\(json) → \(back)")
         }
     }
 
@@ -150,6 +166,18 @@ import Testing
             return (try body(), nil)
         } catch {
             return (nil, error)
+        }
+    }
+}
+
+private extension JSON {
+    /// The value with whole doubles as integers: `2.0` written as JSON reads back as `2`.
+    var normalizingWholeDoubles: JSON {
+        switch self {
+        case .double(let value) where value.rounded() == value && abs(value) < 1e15: .integer(Int(value))
+        case .array(let values): .array(values.map(\.normalizingWholeDoubles))
+        case .object(let members): .object(members.mapValues(\.normalizingWholeDoubles))
+        default: self
         }
     }
 }

@@ -1,0 +1,14 @@
+extension Result {
+    /// The success value, or `nil` for a failure: seed 003's
+    /// `guard let photo = result.value else { … }`.
+    public var value: Success? {
+        if case .success(let value) = self { return value }
+        return nil
+    }
+
+    /// The error, or `nil` for a success.
+    public var error: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
