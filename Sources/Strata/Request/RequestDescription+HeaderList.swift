@@ -25,6 +25,34 @@ extension RequestDescription {
         setHeaders(headers)
     }
 
+    /// Creates a request whose parameters are an application model, sent as its DTO, with
+    /// headers named by strings (an invalid name throws ``HeaderFieldError`` when the request is encoded).
+    /// - Throws: ``MappingError`` when the model cannot produce its DTO.
+    public init<Model: DTOEncodable>(
+        route: Route,
+        method: HTTPRequest.Method = .post,
+        model: Model,
+        encoding: ParametersEncoding = .automatic,
+        headers: HeaderList
+    ) throws where Model.DTO: Encodable & Sendable {
+        try self.init(route: route, method: method, model: model, encoding: encoding)
+        setHeaders(headers)
+    }
+
+    /// Creates a request whose parameters are a raw-layer model, sent as its ``JSON``, with
+    /// headers named by strings.
+    /// - Throws: ``MappingError`` when the model cannot produce its raw value.
+    public init<Model: RawEncodable>(
+        route: Route,
+        method: HTTPRequest.Method = .post,
+        raw model: Model,
+        encoding: ParametersEncoding = .automatic,
+        headers: HeaderList
+    ) throws where Model.Raw == JSON {
+        try self.init(route: route, method: method, raw: model, encoding: encoding)
+        setHeaders(headers)
+    }
+
     /// Sets each field of `list`, replacing fields of the same name; remembers the first
     /// invalid name so that encoding throws it.
     mutating func setHeaders(_ list: HeaderList) {

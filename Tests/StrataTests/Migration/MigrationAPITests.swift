@@ -95,6 +95,28 @@ import Testing
         #expect(head.headerFields[.contentType] == "application/json")
     }
 
+    @Test func modelAndRawRequestsTakeStringNames() throws {
+        struct NewUser: DTOEncodable {
+            let name: String
+            func toDTO() throws -> UserEntry { UserEntry(id: 0, name: name) }
+        }
+        let model = try RequestDescription(route: api.appending(path: "users"), model: NewUser(name: "ann"),
+                                           headers: ["X-Token": "abc"])
+        let raw = try RequestDescription(route: api.appending(path: "users"), raw: UserEntry(id: 1, name: "bob"),
+                                         headers: ["X-Token": "def"])
+
+        let (modelHead, modelBody) = try model.encoded().headAndBytes
+        let (rawHead, rawBody) = try raw.encoded().headAndBytes
+
+        #expect(modelHead.method == .post)
+        #expect(modelHead.headerFields[HTTPField.Name("X-Token")!] == "abc")
+        #expect(modelBody == Data(#"{"id":0,"name":"ann"}"#.utf8))
+        #expect(rawHead.headerFields[HTTPField.Name("X-Token")!] == "def")
+        #expect(rawBody == Data(#"{"id":1,"name":"bob"}"#.utf8))
+        let bad = try RequestDescription(route: api, raw: UserEntry(id: 1, name: "bob"), headers: ["Bad Name": "x"])
+        #expect(throws: HeaderFieldError(name: "Bad Name")) { try bad.encoded() }
+    }
+
     @Test func typedNamesStillWork() throws {
         let request = RequestDescription(route: api, headers: [.authorization: "Bearer t"])
         #expect(try request.encoded().head.headerFields[.authorization] == "Bearer t")
@@ -344,4 +366,8 @@ import Testing
         #expect(none == nil)
         #expect(some == User(id: 7, displayName: "Ann"))
     }
+}
+
+private extension EncodedRequest {
+    var headAndBytes: (HTTPRequest, Data?) { (head, body?.bufferedData) }
 }
