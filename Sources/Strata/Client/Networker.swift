@@ -154,14 +154,13 @@ public struct Networker: Sendable {
 
     /// The context for one load of `endpoint` started at `start`.
     func makeContext<Response>(for endpoint: Endpoint<Response>, start: ContinuousClock.Instant) -> MiddlewareContext {
-        var logger = configuration.logger
-        logger[metadataKey: "strata.request"] = "\(Pipeline.nextRequestID())"
         var context = MiddlewareContext(
             deadline: (endpoint.timeout ?? configuration.timeout).map { start + $0 },
             attemptTimeout: endpoint.attemptTimeout ?? configuration.attemptTimeout,
             attributes: endpoint.attributes,
-            logger: logger,
+            logger: configuration.logger,
             retry: endpoint.retry)
+        context.callLogger = CallLogger(configuration.logger, requestID: Pipeline.nextRequestID())
         context.retryRecord = retries ? RetryRecord() : nil
         return context
     }

@@ -20,10 +20,20 @@ public struct MiddlewareContext: Sendable {
     public var attemptTimeout: Duration?
     /// The endpoint's attributes (see ``Endpoint/attributes``), for middleware to act on.
     public var attributes: [String: String]
-    /// The logger for this request. The ``Networker`` sets its `strata.request`
-    /// metadata to an identifier unique within the process, so every line about one
+    /// The logger for this request. For a call of a ``Networker`` its `strata.request`
+    /// metadata is an identifier unique within the process, so every line about one
     /// call can be found.
-    public var logger: Logger
+    public var logger: Logger {
+        get { callLogger?.logger ?? ownLogger }
+        set {
+            ownLogger = newValue
+            callLogger = nil
+        }
+    }
+    /// The logger given to the context, or set on it.
+    private var ownLogger: Logger
+    /// The call's logger, made when first read; set by the ``Networker``.
+    var callLogger: CallLogger?
     /// The redirect this request follows, set by ``RedirectMiddleware``; `nil` for the
     /// call's first request. When ``RedirectHop/withholdsCredentials`` is set, the
     /// credential fields are removed from the request just before the transport, whatever
@@ -49,7 +59,7 @@ public struct MiddlewareContext: Sendable {
         self.deadline = deadline
         self.attemptTimeout = attemptTimeout
         self.attributes = attributes
-        self.logger = logger
+        self.ownLogger = logger
         self.redirect = redirect
         self.retry = retry
     }

@@ -64,7 +64,7 @@ extension RequestDescription {
         if let contentType, headers[.contentType] == nil {
             headers[.contentType] = contentType
         }
-        return EncodedRequest(head: HTTPRequest(method: method, url: url, headerFields: headers), body: bodyBytes)
+        return EncodedRequest(head: HTTPRequest(method: method, resolving: url, headerFields: headers), body: bodyBytes)
     }
 
     /// Runs an encoder over `parameters`, turning its failures into ``ParameterEncodingError``
