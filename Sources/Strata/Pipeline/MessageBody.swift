@@ -79,10 +79,14 @@ public struct MessageBody: Sendable {
         if let length, length > Int64(maxBytes) { throw MessageBodyError.tooLarge(limit: maxBytes) }
         if case .bytes(let data) = source { return data }
         var result = Data()
-        if let length { result.reserveCapacity(Int(length)) }
         for try await chunk in self {
             guard result.count + chunk.count <= maxBytes else { throw MessageBodyError.tooLarge(limit: maxBytes) }
-            result.append(chunk)
+            if result.isEmpty, chunk.startIndex == 0, length == nil || length == Int64(chunk.count) {
+                result = chunk  // the whole body, or the first of an unknown number: no copy
+            } else {
+                if result.isEmpty, let length { result.reserveCapacity(Int(length)) }
+                result.append(chunk)
+            }
         }
         return result
     }
