@@ -41,7 +41,6 @@ README = ROOT / "README.md"
 IMPORTS = [
     "Foundation",
     "HTTPTypes",
-    "Hummingbird",
     "Logging",
     "Strata",
     "StrataAsyncHTTPClient",
@@ -54,6 +53,10 @@ IMPORTS = [
     "StrataURLSession",
     "Testing",
 ]
+# Only the names the server examples use: Hummingbird has a `URLEncodedFormEncoder` of its
+# own, which an unqualified `URLEncodedFormEncoder()` in a file importing both modules
+# silently resolves to (it leaves brackets unescaped).
+SCOPED_IMPORTS = ["import class Hummingbird.Router"]
 
 SKIP_MARKER = re.compile(r"^<!-- doc-examples: skip \((.+)\) -->$")
 DOC_OPEN = re.compile(r"^\s*/// ```swift\s*$")
@@ -61,7 +64,7 @@ DOC_CLOSE = re.compile(r"^\s*/// ```\s*$")
 DOC_LINE = re.compile(r"^\s*///( ?)(.*)$")
 README_OPEN = re.compile(r"^```swift\s*$")
 README_CLOSE = re.compile(r"^```\s*$")
-IMPORT_LINE = re.compile(r"^import [A-Za-z_][A-Za-z0-9_]*$")
+IMPORT_LINE = re.compile(r"^import [A-Za-z_][A-Za-z0-9_]*\s*(//.*)?$")
 
 
 @dataclass
@@ -89,7 +92,8 @@ CONTEXT: dict[str, Context] = {
     ),
     "Sources/Strata/Client/Networker.swift#1": Context(
         declarations="""
-        struct User: Decodable { let name: String }
+        struct UserEntry: Codable, RawMappable { typealias Raw = JSON; let name: String }
+        struct User: DTODecodable { let name: String; static func from(dto: UserEntry) throws -> User { User(name: dto.name) } }
         let request = RequestDescription(route: "https://api.example.com/users/42")
         """
     ),
@@ -356,7 +360,7 @@ def hoist_imports(example: Example) -> None:
     while example.lines and (IMPORT_LINE.match(example.lines[0]) or (example.imports and example.lines[0] == "")):
         line = example.lines.pop(0)
         if line:
-            module = line.split()[1]
+            module = line.split("//")[0].split()[1]
             if module not in IMPORTS:
                 raise GenerationError(
                     f"{example.path}:{example.line}: example {example.name} imports {module}, which "
@@ -521,7 +525,7 @@ def render(examples: list[Example], skipped: list[tuple[Example, str]]) -> str:
         for example, reason in skipped:
             out.append(f"// - {example.key} (line {example.line}): {reason}")
     out.append("")
-    out += [f"import {module}" for module in IMPORTS]
+    out += sorted([f"import {module}" for module in IMPORTS] + SCOPED_IMPORTS, key=lambda line: line.split()[-1])
 
     file_scope_names: dict[str, str] = {}
     file_scope_context: set[str] = set()

@@ -13,7 +13,7 @@ import NIOCore
 /// let auth = AuthRoutes(acceptedToken: "fresh-1")
 /// let body = try await TestServer.with(configure: { auth.register(on: $0) }) { server in
 ///     let networker = Networker(transport: transport, middleware: [HeadersMiddleware(["Authorization": "Bearer fresh-1"])])
-///     return try await networker.send(RequestDescription(route: try server.baseURL + AuthRoutes.path), decoding: String.self)
+///     return try await networker.send(Endpoint<String>(RequestDescription(route: try server.baseURL + AuthRoutes.path)))
 /// }
 /// // body == "ok fresh-1", auth.accepted == 1
 /// ```

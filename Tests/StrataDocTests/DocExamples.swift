@@ -9,7 +9,7 @@
 
 import Foundation
 import HTTPTypes
-import Hummingbird
+import class Hummingbird.Router
 import Logging
 import Strata
 import StrataAsyncHTTPClient
@@ -41,7 +41,8 @@ func example_Strata_Client_Networker_Requests_1() async throws {
 
 /// `Sources/Strata/Client/Networker.swift`, example 1 (line 11).
 func example_Strata_Client_Networker_1() async throws {
-    struct User: Decodable { let name: String }
+    struct UserEntry: Codable, RawMappable { typealias Raw = JSON; let name: String }
+    struct User: DTODecodable { let name: String; static func from(dto: UserEntry) throws -> User { User(name: dto.name) } }
     let request = RequestDescription(route: "https://api.example.com/users/42")
     // doc-example: Sources/Strata/Client/Networker.swift#1
     let networker = Networker(
@@ -70,6 +71,8 @@ func example_Strata_Client_StrataError_1() async throws {
         print(apiError)
     } catch where error.isTimeout {
         print("timed out \(error.phase.map { "while \($0)" } ?? "")")
+    } catch {
+        print(error)  // one line: the stage, the request, the status, a body snippet
     }
     // end doc-example
 }
@@ -551,7 +554,7 @@ func example_StrataTestServer_AuthRoutes_1(transport: any Transport) async throw
     let auth = AuthRoutes(acceptedToken: "fresh-1")
     let body = try await TestServer.with(configure: { auth.register(on: $0) }) { server in
         let networker = Networker(transport: transport, middleware: [HeadersMiddleware(["Authorization": "Bearer fresh-1"])])
-        return try await networker.send(RequestDescription(route: try server.baseURL + AuthRoutes.path), decoding: String.self)
+        return try await networker.send(Endpoint<String>(RequestDescription(route: try server.baseURL + AuthRoutes.path)))
     }
     // body == "ok fresh-1", auth.accepted == 1
     // end doc-example
@@ -673,15 +676,13 @@ func example_README_quick_start() async throws -> (url: String?, contentType: St
     return (encoded.head.url?.absoluteString, encoded.head.headerFields[.contentType], encoded.body?.bufferedData, try userEndpoint.encoded().head.url?.absoluteString)
 }
 
-/// `README.md`, example loading-endpoints (line 158).
+/// `README.md`, example loading-endpoints (line 160).
 func example_README_loading_endpoints() async throws {
     struct User: Decodable { let name: String }
     actor Tokens { var current: String? = "saved" }
     let tokens = Tokens()
     let userEndpoint = Endpoint(RequestDescription(route: "http://example.com/user/42"), decoding: User.self)
     // doc-example: README.md#loading-endpoints
-    import StrataAsyncHTTPClient   // or StrataURLSession; both re-export Strata
-
     let transport = AsyncHTTPClientTransport()          // owns an HTTPClient; shut it down at the end
     let networker = Networker(
         transport: transport,

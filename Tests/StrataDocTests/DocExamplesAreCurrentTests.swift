@@ -36,7 +36,7 @@ import Testing
             ```
             ## Quick start
             ```swift
-            import Foundation
+            import Foundation  // hoisted
 
             let a = 1
             ```
@@ -191,10 +191,11 @@ enum DocExampleSource {
         return Array(lines)
     }
 
-    /// `import Module`, alone on its line.
+    /// `import Module`, alone on its line but for a `//` comment.
     private static func isImport(_ line: String) -> Bool {
-        let module = line.dropFirst("import ".count)
-        return line.hasPrefix("import ") && module.first.map { $0.isLetter || $0 == "_" } == true
+        let code = line.components(separatedBy: "//")[0]
+        let module = code.dropFirst("import ".count).trimmingCharacters(in: .whitespaces)
+        return code.hasPrefix("import ") && module.first.map { $0.isLetter || $0 == "_" } == true
             && module.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
     }
 

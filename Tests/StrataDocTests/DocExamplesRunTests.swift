@@ -10,16 +10,16 @@ import Testing
 /// examples are the generated functions of `DocExamples.swift`, so what runs here is the
 /// docs' own text.
 @Suite struct DocExamplesRunTests {
-    @Test func formEncoderExampleGivesTheQueryItsCommentShows() throws {
-        #expect(try example_Strata_Encoding_URLEncodedForm_URLEncodedFormEncoder_1()
-            == "filter%5Btag%5D%5B%5D=x&filter%5Btag%5D%5B%5D=y&page=2&q=a%20b")
+    @Test func formEncoderExampleGivesTheQueryItsCommentShows() async throws {
+        let query = try await example_Strata_Encoding_URLEncodedForm_URLEncodedFormEncoder_1()
+        #expect(query == "filter%5Btag%5D%5B%5D=x&filter%5Btag%5D%5B%5D=y&page=2&q=a%20b")
     }
 
-    @Test func jsonExamplesGiveTheValuesTheirCommentsShow() throws {
-        let (name, firstTag) = try example_Strata_Models_JSON_1()
+    @Test func jsonExamplesGiveTheValuesTheirCommentsShow() async throws {
+        let (name, firstTag) = try await example_Strata_Models_JSON_1()
         #expect(name == "Ann")
         #expect(firstTag == "admin")
-        #expect(try example_Strata_Models_JSON_Foundation_1() == 31)
+        #expect(try await example_Strata_Models_JSON_Foundation_1() == 31)
     }
 
     /// The test server's protected route, reached by the example over AsyncHTTPClient.
@@ -37,8 +37,8 @@ import Testing
         #expect(accepted == 1)
     }
 
-    @Test func readmeQuickStartEncodesTheLoginForm() throws {
-        let encoded = try example_README_quick_start()
+    @Test func readmeQuickStartEncodesTheLoginForm() async throws {
+        let encoded = try await example_README_quick_start()
         #expect(encoded.url == "http://example.com/user/auth")
         #expect(encoded.contentType == "application/x-www-form-urlencoded; charset=utf-8")
         #expect(encoded.body == Data("login=ann&password=p%40ss%20word".utf8))
@@ -87,8 +87,8 @@ import Testing
         #expect(transport.requests.prefix(2).map { $0.headerFields[HTTPField.Name("X-Token")!] } == ["abc", "abc"])
     }
 
-    @Test func readmeMigrationEncodingsAreTheOnesItDescribes() throws {
-        let encoded = try example_README_coming_from_alamofire_moya_or_nodekit_2()
+    @Test func readmeMigrationEncodingsAreTheOnesItDescribes() async throws {
+        let encoded = try await example_README_coming_from_alamofire_moya_or_nodekit_2()
         #expect(encoded.search == "https://api.example.com/users?page=2&q=ann")
         #expect(encoded.create == Data(#"{"age":31,"name":"Ann","tags":["a","b"]}"#.utf8))
         #expect(encoded.signup == Data("first_name=Ann&home_city=Oslo".utf8))

@@ -15,6 +15,8 @@ import HTTPTypes
 ///     print(apiError)
 /// } catch where error.isTimeout {
 ///     print("timed out \(error.phase.map { "while \($0)" } ?? "")")
+/// } catch {
+///     print(error)  // one line: the stage, the request, the status, a body snippet
 /// }
 /// ```
 ///
