@@ -202,8 +202,7 @@ let package = Package(
                 "StrataDemoServer",
                 "StrataDemo",
                 "StrataServerLifecycle",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"),  // Router, for InProcessServer's example
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -40,7 +40,6 @@ README = ROOT / "README.md"
 # Modules an example may import (the StrataDocTests target depends on each of them).
 IMPORTS = [
     "Foundation",
-    "HTTPTypes",
     "Logging",
     "Strata",
     "StrataAsyncHTTPClient",

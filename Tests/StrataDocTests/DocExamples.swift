@@ -8,7 +8,6 @@
 // - README.md#adding-strata (line 31): Package.swift lines: PackageDescription cannot be imported by a test
 
 import Foundation
-import HTTPTypes
 import class Hummingbird.Router
 import Logging
 import Strata
