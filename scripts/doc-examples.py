@@ -187,6 +187,13 @@ CONTEXT: dict[str, Context] = {
         let traceID = "trace-1"
         """
     ),
+    # The same `Photo` as DTODecodable.swift's example (file-scope placeholders are declared
+    # once), which makes it an app model that `decoding:` accepts.
+    "Sources/Strata/Request/Endpoint.swift#1": Context(
+        declarations="""
+        struct Photo { let id: String; let image: String }
+        """
+    ),
     "Sources/Strata/Request/HeaderList.swift#1": Context(
         declarations="""
         let route = "https://api.example.com/users"
