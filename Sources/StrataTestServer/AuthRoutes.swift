@@ -11,7 +11,11 @@ import NIOCore
 ///
 /// ```swift
 /// let auth = AuthRoutes(acceptedToken: "fresh-1")
-/// try await TestServer.with(configure: { auth.register(on: $0) }) { server in … }
+/// let body = try await TestServer.with(configure: { auth.register(on: $0) }) { server in
+///     let networker = Networker(transport: transport, middleware: [HeadersMiddleware(["Authorization": "Bearer fresh-1"])])
+///     return try await networker.send(Endpoint<String>(RequestDescription(route: try server.baseURL + AuthRoutes.path)))
+/// }
+/// // body == "ok fresh-1", auth.accepted == 1
 /// ```
 public final class AuthRoutes: Sendable {
     /// The path of the protected route.

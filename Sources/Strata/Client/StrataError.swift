@@ -9,10 +9,14 @@ import HTTPTypes
 /// ```swift
 /// do {
 ///     let user = try await networker.send(endpoint)
+///     print(user)
 /// } catch where error.kind == .unacceptableStatus {
 ///     let apiError = try error.decodeBody(as: APIError.self)  // the server's JSON error
+///     print(apiError)
 /// } catch where error.isTimeout {
 ///     print("timed out \(error.phase.map { "while \($0)" } ?? "")")
+/// } catch {
+///     print(error)  // one line: the stage, the request, the status, a body snippet
 /// }
 /// ```
 ///

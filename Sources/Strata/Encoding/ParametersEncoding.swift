@@ -10,11 +10,11 @@ import HTTPTypes
 /// key-case, date, nil and space conventions a server expects:
 ///
 /// ```swift
-/// RequestDescription(route: url, parameters: ["q": "swift"])              // GET ?q=swift
-/// RequestDescription(route: url, method: .post, parameters: ["q": "swift"]) // {"q":"swift"}
-/// .urlQuery                                                   // key[]=a&key[]=b
-/// .urlQuery(URLEncodedFormEncoder(arrayEncoding: .noBrackets)) // key=a&key=b
-/// .formURL(URLEncodedFormEncoder(keyEncoding: .convertToSnakeCase)) // first_name=Ann
+/// let search = RequestDescription(route: url, parameters: ["q": "swift"])               // GET ?q=swift
+/// let create = RequestDescription(route: url, method: .post, parameters: ["q": "swift"])  // {"q":"swift"}
+/// let brackets: ParametersEncoding = .urlQuery                                            // key[]=a&key[]=b
+/// let repeated: ParametersEncoding = .urlQuery(URLEncodedFormEncoder(arrayEncoding: .noBrackets))  // key=a&key=b
+/// let snakeCase: ParametersEncoding = .formURL(URLEncodedFormEncoder(keyEncoding: .convertToSnakeCase))  // first_name=Ann
 /// ```
 public enum ParametersEncoding: Sendable {
     /// The URL query (default ``URLEncodedFormEncoder``) for `GET`, `HEAD` and `DELETE`;

@@ -5,9 +5,9 @@ import HTTPTypes
 /// seed documents' request "metadata".
 ///
 /// ```swift
-/// HeadersMiddleware([.userAgent: "MyApp/1.0", .accept: "application/json"])
-/// HeadersMiddleware(["User-Agent": "MyApp/1.0", "X-Client": "ios"])
-/// HeadersMiddleware.bearerToken { await tokenStore.accessToken }
+/// let fixed = HeadersMiddleware([.userAgent: "MyApp/1.0", .accept: "application/json"])
+/// let named = HeadersMiddleware(["User-Agent": "MyApp/1.0", "X-Client": "ios"])
+/// let bearer = HeadersMiddleware.bearerToken { await tokenStore.accessToken }
 /// ```
 public struct HeadersMiddleware: Middleware {
     /// What to do when the request already has a field of the same name.

@@ -12,7 +12,7 @@ extension JSON {
     /// ```swift
     /// let user: JSON = ["name": "Ann", "age": 31]
     /// let object = user.foundationObject as? [String: Any]
-    /// object?["age"] as? Int   // 31
+    /// let age = object?["age"] as? Int   // 31
     /// ```
     public var foundationObject: Any {
         switch self {

@@ -6,8 +6,8 @@
 ///
 /// ```swift
 /// let user: JSON = ["name": "Ann", "age": 31, "tags": ["admin"], "manager": nil]
-/// user["name"]?.stringValue   // "Ann"
-/// user["tags"]?[0]            // "admin"
+/// let name = user["name"]?.stringValue   // "Ann"
+/// let firstTag = user["tags"]?[0]        // "admin"
 /// ```
 public enum JSON: Sendable, Hashable {
     /// The JSON `null` literal.

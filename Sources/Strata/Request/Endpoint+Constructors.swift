@@ -82,7 +82,7 @@ extension Endpoint {
     /// (see ``JSON/foundationObject``) that returns a `Result`.
     ///
     /// ```swift
-    /// Endpoint(url: url, parse: { json in
+    /// let photo = Endpoint(url: url, parse: { json in
     ///     do { return .success(try Photo(with: json as? [String: Any])) }
     ///     catch let error { return .failure(error) }
     /// })

@@ -4,9 +4,9 @@ import HTTPTypes
 /// `[String: String]` headers are written:
 ///
 /// ```swift
-/// RequestDescription(route: route, headers: ["X-Token": "abc", "Accept": "application/json"])
-/// HeadersMiddleware(["User-Agent": "MyApp/1.0"])
-/// endpoint.headers(["X-Trace": traceID])
+/// let request = RequestDescription(route: route, headers: ["X-Token": "abc", "Accept": "application/json"])
+/// let middleware = HeadersMiddleware(["User-Agent": "MyApp/1.0"])
+/// let traced = endpoint.headers(["X-Trace": traceID])
 /// ```
 ///
 /// A field name must be an RFC 9110 token (§5.1), so `HTTPField.Name(_:)` is failable.

@@ -4,7 +4,7 @@ extension RequestDescription {
     /// Creates a request description whose headers are named by strings:
     ///
     /// ```swift
-    /// RequestDescription(route: route, method: .post, headers: ["X-Token": "abc"])
+    /// let request = RequestDescription(route: route, method: .post, headers: ["X-Token": "abc"])
     /// ```
     ///
     /// A name that is not a valid token does not trap: encoding or sending the request

@@ -55,8 +55,8 @@ public struct RequestDescription<Route: Sendable>: Sendable {
     /// needs no `as JSON`:
     ///
     /// ```swift
-    /// RequestDescription(route: url, method: .post,
-    ///                    parameters: ["name": "Ann", "age": 31, "tags": ["a", "b"]])
+    /// let create = RequestDescription(route: url, method: .post,
+    ///                                 parameters: ["name": "Ann", "age": 31, "tags": ["a", "b"]])
     /// ```
     ///
     /// A literal of one value type (`["q": "swift"]`) still takes the `Encodable` initializer;

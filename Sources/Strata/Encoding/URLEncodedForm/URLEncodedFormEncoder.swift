@@ -12,7 +12,7 @@ import Foundation
 ///
 /// ```swift
 /// let encoder = URLEncodedFormEncoder()
-/// try encoder.encode(["q": "a b", "page": 2, "filter": ["tag": ["x", "y"]]] as JSON)
+/// let query = try encoder.encode(["q": "a b", "page": 2, "filter": ["tag": ["x", "y"]]] as JSON)
 /// // "filter%5Btag%5D%5B%5D=x&filter%5Btag%5D%5B%5D=y&page=2&q=a%20b"
 /// ```
 public struct URLEncodedFormEncoder: Sendable {

@@ -1,0 +1,106 @@
+import Foundation
+import Strata
+import StrataAsyncHTTPClient
+import StrataTestServer
+import StrataTesting
+import Testing
+
+/// Runs the doc examples whose results are cheap to check, and checks them exactly: the
+/// values their comments promise, the requests they send, what they show the user. The
+/// examples are the generated functions of `DocExamples.swift`, so what runs here is the
+/// docs' own text.
+@Suite struct DocExamplesRunTests {
+    @Test func formEncoderExampleGivesTheQueryItsCommentShows() async throws {
+        let query = try await example_Strata_Encoding_URLEncodedForm_URLEncodedFormEncoder_1()
+        #expect(query == "filter%5Btag%5D%5B%5D=x&filter%5Btag%5D%5B%5D=y&page=2&q=a%20b")
+    }
+
+    @Test func jsonExamplesGiveTheValuesTheirCommentsShow() async throws {
+        let (name, firstTag) = try await example_Strata_Models_JSON_1()
+        #expect(name == "Ann")
+        #expect(firstTag == "admin")
+        #expect(try await example_Strata_Models_JSON_Foundation_1() == 31)
+    }
+
+    /// The test server's protected route, reached by the example over AsyncHTTPClient.
+    @Test func authRoutesExampleIsAcceptedByTheTestServer() async throws {
+        let transport = AsyncHTTPClientTransport()
+        let outcome: Result<(body: String, accepted: Int), any Error>
+        do {
+            outcome = .success(try await example_StrataTestServer_AuthRoutes_1(transport: transport))
+        } catch {
+            outcome = .failure(error)
+        }
+        try await transport.shutdown()
+        let (body, accepted) = try outcome.get()
+        #expect(body == "ok fresh-1")
+        #expect(accepted == 1)
+    }
+
+    @Test func readmeQuickStartEncodesTheLoginForm() async throws {
+        let encoded = try await example_README_quick_start()
+        #expect(encoded.url == "http://example.com/user/auth")
+        #expect(encoded.contentType == "application/x-www-form-urlencoded; charset=utf-8")
+        #expect(encoded.body == Data("login=ann&password=p%40ss%20word".utf8))
+        #expect(encoded.userURL == "http://example.com/user/42")
+    }
+
+    @Test func readmeMockExampleSendsOneRequest() async throws {
+        let (name, paths) = try await example_README_redirects_2()
+        #expect(name == "Ann")
+        #expect(paths == ["/user/42"])
+    }
+
+    @Test func readmeErrorExampleDecodesTheServersError() async throws {
+        let mock = MockTransport()
+        mock.stub(.get, "/user/:id", with: .json(["error": "name too short"], status: .unprocessableContent))
+        #expect(try await example_README_loading_endpoints_2(networker: Networker(transport: mock)) == ["name too short"])
+    }
+
+    @Test func readmeErrorExampleShowsTheUserOnSuccess() async throws {
+        let mock = MockTransport()
+        mock.stub(.get, "/user/:id", with: .json(["name": "Ann"]))
+        #expect(try await example_README_loading_endpoints_2(networker: Networker(transport: mock)) == ["Ann"])
+    }
+
+    @Test func readmeMigrationExampleSendsWhatItSays() async throws {
+        let transport = MockTransport()
+        transport.stub(.get, "/users/42", with: .json(["id": 42, "name": "Ann"]))
+        transport.stub(.get, "/users/43", with: .status(.noContent))
+        transport.stub(.delete, "/users/42", with: .status(.noContent))
+
+        let result = try await example_README_coming_from_alamofire_moya_or_nodekit(
+            transport: transport, api: URL(string: "https://api.example.com"), traceID: "t-1")
+
+        #expect(result.user == "Ann")
+        #expect(result.fresh == "Ann")
+        #expect(result.gone == nil)
+        let sent = transport.requests.map {
+            [$0.method.rawValue, $0.path, $0.headerFields[.userAgent] ?? "", $0.headerFields[HTTPField.Name("X-Trace")!] ?? ""]
+        }
+        #expect(sent == [
+            ["GET", "/users/42", "MyApp/1.0", ""],
+            ["GET", "/users/42", "MyApp/1.0", "t-1"],
+            ["DELETE", "/users/42", "MyApp/1.0", ""],
+            ["GET", "/users/43", "MyApp/1.0", ""],
+        ])
+        #expect(transport.requests.prefix(2).map { $0.headerFields[HTTPField.Name("X-Token")!] } == ["abc", "abc"])
+    }
+
+    @Test func readmeMigrationEncodingsAreTheOnesItDescribes() async throws {
+        let encoded = try await example_README_coming_from_alamofire_moya_or_nodekit_2()
+        #expect(encoded.search == "https://api.example.com/users?page=2&q=ann")
+        #expect(encoded.create == Data(#"{"age":31,"name":"Ann","tags":["a","b"]}"#.utf8))
+        #expect(encoded.signup == Data("first_name=Ann&home_city=Oslo".utf8))
+    }
+
+    @Test func readmeResiliencePresetIsInTheDocumentedOrder() async throws {
+        let networker = try await example_README_resilience()
+        let names = networker.middleware.map { "\(type(of: $0))" }
+        try await (networker.transport as? AsyncHTTPClientTransport)?.shutdown()
+        #expect(names == [
+            "RedirectMiddleware", "RetryMiddleware", "CircuitBreakerMiddleware",
+            "AuthenticationMiddleware<BearerTokenProvider>", "HeadersMiddleware",
+        ])
+    }
+}
