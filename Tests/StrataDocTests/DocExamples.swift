@@ -23,7 +23,7 @@ import Testing
 
 // MARK: - Sources/Strata/Client/Networker+Requests.swift
 
-/// `Sources/Strata/Client/Networker+Requests.swift`, example 1 (line 6).
+/// `Sources/Strata/Client/Networker+Requests.swift`, example 1 (line 7).
 func example_Strata_Client_Networker_Requests_1() async throws {
     struct User: Decodable { let name: String }
     let networker = Networker(transport: MockTransport())
@@ -816,7 +816,7 @@ func example_README_coming_from_alamofire_moya_or_nodekit_2() async throws -> (s
     return (try search.encoded().head.url?.absoluteString, try create.encoded().body?.bufferedData, try signup.encoded().body?.bufferedData)
 }
 
-/// `README.md`, example resilience (line 427).
+/// `README.md`, example resilience (line 434).
 func example_README_resilience() async throws -> Networker {
     let savedToken = "saved"
     @Sendable func renewToken(_ token: String) async throws -> BearerToken { BearerToken("renewed-\(token)") }

@@ -36,4 +36,18 @@ struct RequestIDMiddleware: Middleware {
         #expect(String(reflecting: OpenAPIRuntime.HTTPBody.self) == "OpenAPIRuntime.HTTPBody")
         #expect(String(reflecting: BasicRequestContext.self) == "Hummingbird.BasicRequestContext")
     }
+
+    /// Hummingbird has a `URLEncodedFormEncoder` too. Where Strata's type is expected the
+    /// context picks it; a bare `URLEncodedFormEncoder()` in a file that imports both is
+    /// Hummingbird's, so the README says to write `Strata.URLEncodedFormEncoder` there.
+    @Test func formEncoderNextToHummingbird() throws {
+        struct Filter: Encodable, Sendable { let tagList: [String] }
+        let encoding = ParametersEncoding.formURL(URLEncodedFormEncoder(keyEncoding: .convertToSnakeCase))
+        let request = RequestDescription(route: "https://x.io/f", method: .post, parameters: Filter(tagList: ["a"]),
+                                         encoding: encoding)
+        #expect(try request.encoded().body?.bufferedData == Data("tag_list%5B%5D=a".utf8))
+        let bare = URLEncodedFormEncoder()
+        #expect(String(reflecting: type(of: bare)) == "Hummingbird.URLEncodedFormEncoder")
+        #expect(String(reflecting: Strata.URLEncodedFormEncoder.self) == "Strata.URLEncodedFormEncoder")
+    }
 }

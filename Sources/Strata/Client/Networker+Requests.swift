@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 
 /// Sending a ``RequestDescription`` without building an ``Endpoint`` first:
@@ -9,7 +10,8 @@ import HTTPTypes
 ///
 /// `decoding:` reads every model kind as `Endpoint(_:decoding:)`
 /// does: app model (`DTODecodable`) > raw DTO (`RawDecodable`) > `Decodable`, and `nil`
-/// for an `Optional` when the body is empty. For per-call settings, send an `Endpoint`
+/// for an `Optional` when the body is empty; `String` is the body's text and `Data` its
+/// bytes. For per-call settings, send an `Endpoint`
 /// with its modifiers instead.
 extension Networker {
     /// Loads `request` and decodes its body as a `Decodable` type.
@@ -47,6 +49,24 @@ extension Networker {
         _ request: RequestDescription<Route>,
         decoding type: Response.Type
     ) async throws(StrataError) -> Response {
+        try await send(Endpoint(request, decoding: type))
+    }
+
+    /// Loads `request` and returns its body as UTF-8 text (not as a JSON string literal).
+    /// - Throws: ``StrataError`` naming the stage that failed.
+    public func send<Route: URLRouteProvider>(
+        _ request: RequestDescription<Route>,
+        decoding type: String.Type
+    ) async throws(StrataError) -> String {
+        try await send(Endpoint(request, decoding: type))
+    }
+
+    /// Loads `request` and returns its body's bytes as they are (not base64 from JSON).
+    /// - Throws: ``StrataError`` naming the stage that failed.
+    public func send<Route: URLRouteProvider>(
+        _ request: RequestDescription<Route>,
+        decoding type: Data.Type
+    ) async throws(StrataError) -> Data {
         try await send(Endpoint(request, decoding: type))
     }
 

@@ -120,6 +120,12 @@ extension Endpoint where Response == Data {
     public init<Route: URLRouteProvider>(_ request: RequestDescription<Route>) {
         self.init(request) { response, _ in response.body }
     }
+
+    /// An endpoint whose body is returned as it is: `decoding: Data.self` means the bytes,
+    /// as `Endpoint<Data>(request)` does, not a base64 JSON string.
+    public init<Route: URLRouteProvider>(_ request: RequestDescription<Route>, decoding type: Data.Type) {
+        self.init(request)
+    }
 }
 
 extension Endpoint where Response == String {
@@ -127,6 +133,12 @@ extension Endpoint where Response == String {
     @_disfavoredOverload
     public init<Route: URLRouteProvider>(_ request: RequestDescription<Route>) {
         self.init(request) { response, decoder in try String(rawBody: response.body, decoder: decoder) }
+    }
+
+    /// An endpoint whose body is UTF-8 text: `decoding: String.self` means the text, as
+    /// `Endpoint<String>(request)` does, not a JSON string literal.
+    public init<Route: URLRouteProvider>(_ request: RequestDescription<Route>, decoding type: String.Type) {
+        self.init(request)
     }
 }
 

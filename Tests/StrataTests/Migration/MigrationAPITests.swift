@@ -149,6 +149,21 @@ import Testing
 
     // MARK: Item 3 — one label for every model kind
 
+    @Test func decodingStringAndDataReadsTheBody() async throws {
+        let mock = MockTransport()
+        mock.stub(.get, "/page", with: .text("<html>hi</html>", contentType: "text/html"))
+        let networker = networker(mock)
+        let request = RequestDescription(route: api.appending(path: "page"))
+
+        let text = try await networker.send(request, decoding: String.self)
+        let bytes = try await networker.send(request, decoding: Data.self)
+        let viaEndpoint = try await networker.send(Endpoint(request, decoding: String.self))
+
+        #expect(text == "<html>hi</html>")
+        #expect(bytes == Data("<html>hi</html>".utf8))
+        #expect(viaEndpoint == "<html>hi</html>")
+    }
+
     @Test func decodingReadsEveryModelKind() async throws {
         let mock = MockTransport()
         mock.stub(.get, "/users/7", with: .json(userJSON))
