@@ -175,8 +175,7 @@ private struct Exchange {
         let use = stored.map { CacheRules.use(of: $0, for: requestDirectives, at: now, heuristic: cache.heuristic) }
         if requestDirectives.onlyIfCached {
             guard let stored, let use, use != .revalidate else {
-                cache.record(CacheOutcome(source: .cache, age: .zero, isStale: false), context)
-                return (HTTPResponse(status: .gatewayTimeout), nil)
+                return (HTTPResponse(status: .gatewayTimeout), nil)  // RFC 9111 §5.2.1.7
             }
             return serve(stored, as: .cache)
         }

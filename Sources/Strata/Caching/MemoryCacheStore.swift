@@ -3,8 +3,9 @@
 ///
 /// Each key's cost is the sum of its variants' ``CachedResponse/cost`` (body, fields,
 /// secondary key). A store that would go over ``capacity`` drops least recently used
-/// keys (read or written) until it fits; a single variant larger than the capacity is
-/// not stored. Reads and writes are O(1) besides copying the variants.
+/// keys (read or written) until it fits; a variant larger than the whole capacity is
+/// not stored, and the key's older copies are dropped with it. Reads and writes are O(1)
+/// besides copying the variants.
 public final class MemoryCacheStore: CacheStore {
     /// The most bytes the store holds.
     public let capacity: Int

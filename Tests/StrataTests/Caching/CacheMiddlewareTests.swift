@@ -262,3 +262,16 @@ extension Array where Element == Data {
         }
     }
 }
+
+extension CacheMiddlewareTests {
+    @Test func onlyIfCachedAnswers504WithoutAUsableCopy() async throws {
+        let setup = Setup { _, number in (200, [.cacheControl: "max-age=10"], "v\(number)") }
+        let onlyIfCached = Self.items.header(.cacheControl, "only-if-cached").validation(ResponseValidation(statusCodes: 200 ..< 600))
+        #expect(try await Self.load(setup, onlyIfCached).head.status.code == 504)
+        _ = try await Self.load(setup)
+        #expect(try await Self.load(setup, onlyIfCached).value == "v1")
+        setup.clock.advance(11)
+        #expect(try await Self.load(setup, onlyIfCached).head.status.code == 504)
+        #expect(setup.origin.count == 1)
+    }
+}
