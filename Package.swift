@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "StrataURLSession", targets: ["StrataURLSession"]),
         .library(name: "StrataAsyncHTTPClient", targets: ["StrataAsyncHTTPClient"]),
         .library(name: "StrataTesting", targets: ["StrataTesting"]),
+        .library(name: "StrataSQLiteCache", targets: ["StrataSQLiteCache"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -22,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),  // tests only: name clashes
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),  // the fault server's gzip bodies
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),  // graceful server shutdown
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),  // the persistent cache store only
     ],
     targets: [
         // The core: models, routing, encodings, requests, pipeline, client. No transport.
@@ -61,6 +63,15 @@ let package = Package(
             dependencies: [
                 "Strata",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // A persistent CacheStore on SQLite (GRDB), a product of its own so that apps that
+        // do not want SQLite do not link it.
+        .target(
+            name: "StrataSQLiteCache",
+            dependencies: [
+                "Strata",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // Runs the in-process Hummingbird servers (test and demo) in a ServiceGroup and shuts
@@ -182,6 +193,14 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
+        .testTarget(
+            name: "StrataSQLiteCacheTests",
+            dependencies: [
+                "Strata",
+                "StrataSQLiteCache",
+                .product(name: "GRDB", package: "GRDB.swift"),  // tampers with a store's rows
+            ]
+        ),
         // The seeds' own code, as their documents write it, in a module of its own so that
         // its names (`Photo`, `NetworkError`) are the seed's.
         .testTarget(
@@ -195,6 +214,7 @@ let package = Package(
             dependencies: [
                 "Strata",
                 "StrataURLSession",
+                "StrataSQLiteCache",
                 "StrataAsyncHTTPClient",
                 "StrataTesting",
                 "StrataTestServer",

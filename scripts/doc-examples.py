@@ -50,6 +50,7 @@ IMPORTS = [
     "StrataTestServer",
     "StrataTesting",
     "StrataURLSession",
+    "StrataSQLiteCache",
     "Testing",
 ]
 # Only the names the server examples use: Hummingbird has a `URLEncodedFormEncoder` of its
@@ -321,6 +322,59 @@ CONTEXT: dict[str, Context] = {
         @Sendable func renewToken(_ token: String) async throws -> BearerToken { BearerToken("renewed-\\(token)") }
         """,
         returns=("Networker", "networker"),
+    ),
+    # --- Caching ---
+    "Sources/Strata/Caching/CacheControl.swift#1": Context(
+        declarations="""
+        let response = HTTPResponse(status: .ok, headerFields: [.cacheControl: "public, max-age=60"])
+        """,
+        returns=("Int?", "maxAge"),
+    ),
+    "Sources/Strata/Caching/CacheMiddleware.swift#1": Context(
+        declarations="""
+        struct Feed: Decodable, Sendable { let items: [String] }
+        let transport = MockTransport()
+        let retry = RetryMiddleware()
+        let auth = AuthenticationMiddleware(BearerTokenProvider(BearerToken("t")) { _ in BearerToken("t2") })
+        let feedEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/feed"), decoding: Feed.self)
+        """
+    ),
+    "Sources/Strata/Caching/CacheOutcome.swift#1": Context(
+        declarations="""
+        struct Feed: Decodable, Sendable { let items: [String] }
+        let networker = Networker(transport: MockTransport())
+        let endpoint = Endpoint(RequestDescription(route: "https://api.example.com/feed"), decoding: Feed.self)
+        func showBanner(_ text: String) {}
+        """
+    ),
+    "Sources/Strata/Caching/CacheStrategy.swift#1": Context(
+        declarations="""
+        struct Feed: Decodable, Sendable { let items: [String] }
+        let networker = Networker(transport: MockTransport())
+        let feedEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/feed"), decoding: Feed.self)
+        struct Flags: Decodable, Sendable { let beta: Bool }
+        let flagsEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/flags"), decoding: Flags.self)
+        """
+    ),
+    "Sources/Strata/Caching/Networker+CacheThenRemote.swift#1": Context(
+        declarations="""
+        struct Feed: Decodable, Sendable { let items: [String] }
+        let networker = Networker(transport: MockTransport())
+        let feedEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/feed"), decoding: Feed.self)
+        func render(_ feed: Feed, source: CacheOutcome.Source?) {}
+        """
+    ),
+    "Sources/StrataSQLiteCache/SQLiteCacheStore.swift#1": Context(
+        declarations="""
+        let cachesDirectory = URL(fileURLWithPath: NSTemporaryDirectory())
+        """
+    ),
+    "README.md#caching": Context(
+        declarations="""
+        struct Feed: Decodable, Sendable { let items: [String] }
+        let auth = AuthenticationMiddleware(BearerTokenProvider(BearerToken("t")) { _ in BearerToken("t2") })
+        let feedEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/feed"), decoding: Feed.self)
+        """
     ),
 }
 

@@ -15,11 +15,94 @@ import StrataAsyncHTTPClient
 import StrataDemo
 import StrataDemoServer
 import StrataFaultServer
+import StrataSQLiteCache
 import StrataServerLifecycle
 import StrataTestServer
 import StrataTesting
 import StrataURLSession
 import Testing
+
+// MARK: - Sources/Strata/Caching/CacheControl.swift
+
+/// `Sources/Strata/Caching/CacheControl.swift`, example 1 (line 16).
+func example_Strata_Caching_CacheControl_1() async throws -> Int? {
+    let response = HTTPResponse(status: .ok, headerFields: [.cacheControl: "public, max-age=60"])
+    // doc-example: Sources/Strata/Caching/CacheControl.swift#1
+    let directives = CacheControl(response.headerFields)
+    let maxAge = directives.maxAge   // 60 for "public, max-age=60"
+    // end doc-example
+    _ = directives
+    _ = maxAge
+    return maxAge
+}
+
+// MARK: - Sources/Strata/Caching/CacheMiddleware.swift
+
+/// `Sources/Strata/Caching/CacheMiddleware.swift`, example 1 (line 8).
+func example_Strata_Caching_CacheMiddleware_1() async throws {
+    struct Feed: Decodable, Sendable { let items: [String] }
+    let transport = MockTransport()
+    let retry = RetryMiddleware()
+    let auth = AuthenticationMiddleware(BearerTokenProvider(BearerToken("t")) { _ in BearerToken("t2") })
+    let feedEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/feed"), decoding: Feed.self)
+    // doc-example: Sources/Strata/Caching/CacheMiddleware.swift#1
+    let cache = CacheMiddleware(store: MemoryCacheStore(capacity: 32 * 1024 * 1024))
+    let networker = Networker(transport: transport, middleware: [retry, auth, cache])
+    let feed = try await networker.response(for: feedEndpoint.cache(.remoteElseCache))
+    let outcome = feed.cache  // CacheOutcome: network, cache or revalidated, and the age
+    // end doc-example
+    _ = cache
+    _ = networker
+    _ = feed
+    _ = outcome
+}
+
+// MARK: - Sources/Strata/Caching/CacheOutcome.swift
+
+/// `Sources/Strata/Caching/CacheOutcome.swift`, example 1 (line 5).
+func example_Strata_Caching_CacheOutcome_1() async throws {
+    struct Feed: Decodable, Sendable { let items: [String] }
+    let networker = Networker(transport: MockTransport())
+    let endpoint = Endpoint(RequestDescription(route: "https://api.example.com/feed"), decoding: Feed.self)
+    func showBanner(_ text: String) {}
+    // doc-example: Sources/Strata/Caching/CacheOutcome.swift#1
+    let response = try await networker.response(for: endpoint.cache(.remoteElseCache))
+    if let cache = response.cache, cache.source == .cache { showBanner("offline, \(cache.age) old") }
+    // end doc-example
+    _ = response
+}
+
+// MARK: - Sources/Strata/Caching/CacheStrategy.swift
+
+/// `Sources/Strata/Caching/CacheStrategy.swift`, example 1 (line 4).
+func example_Strata_Caching_CacheStrategy_1() async throws {
+    struct Feed: Decodable, Sendable { let items: [String] }
+    let networker = Networker(transport: MockTransport())
+    let feedEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/feed"), decoding: Feed.self)
+    struct Flags: Decodable, Sendable { let beta: Bool }
+    let flagsEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/flags"), decoding: Flags.self)
+    // doc-example: Sources/Strata/Caching/CacheStrategy.swift#1
+    let feed = try await networker.send(feedEndpoint.cache(.remoteElseCache))  // offline fallback
+    let flags = try await networker.send(flagsEndpoint.cache(.cacheElseRemote)) // fetch once
+    // end doc-example
+    _ = feed
+    _ = flags
+}
+
+// MARK: - Sources/Strata/Caching/Networker+CacheThenRemote.swift
+
+/// `Sources/Strata/Caching/Networker+CacheThenRemote.swift`, example 1 (line 9).
+func example_Strata_Caching_Networker_CacheThenRemote_1() async throws {
+    struct Feed: Decodable, Sendable { let items: [String] }
+    let networker = Networker(transport: MockTransport())
+    let feedEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/feed"), decoding: Feed.self)
+    func render(_ feed: Feed, source: CacheOutcome.Source?) {}
+    // doc-example: Sources/Strata/Caching/Networker+CacheThenRemote.swift#1
+    for try await feed in networker.cacheThenRemote(feedEndpoint) {
+        render(feed.value, source: feed.cache?.source)   // cache first, then network
+    }
+    // end doc-example
+}
 
 // MARK: - Sources/Strata/Client/Networker+Requests.swift
 
@@ -531,6 +614,20 @@ func example_StrataFaultServer_FaultServer_1() async throws {
     _ = url
 }
 
+// MARK: - Sources/StrataSQLiteCache/SQLiteCacheStore.swift
+
+/// `Sources/StrataSQLiteCache/SQLiteCacheStore.swift`, example 1 (line 10).
+func example_StrataSQLiteCache_SQLiteCacheStore_1() async throws {
+    let cachesDirectory = URL(fileURLWithPath: NSTemporaryDirectory())
+    // doc-example: Sources/StrataSQLiteCache/SQLiteCacheStore.swift#1
+    let store = try SQLiteCacheStore(path: cachesDirectory.appending(path: "http-cache.sqlite").path,
+                                     capacity: 64 * 1024 * 1024)
+    let cache = CacheMiddleware(store: store)
+    // end doc-example
+    _ = store
+    _ = cache
+}
+
 // MARK: - Sources/StrataServerLifecycle/InProcessServer.swift
 
 /// `Sources/StrataServerLifecycle/InProcessServer.swift`, example 1 (line 19).
@@ -613,7 +710,7 @@ func example_StrataTesting_MockTransport_1() async throws {
 
 // MARK: - README.md
 
-/// `README.md`, example quick-start (line 50).
+/// `README.md`, example quick-start (line 51).
 func example_README_quick_start() async throws -> (url: String?, contentType: String?, body: Data?, userURL: String?) {
     // doc-example: README.md#quick-start
     // Raw layer: what the server sends. `typealias Raw = JSON` is all a Codable DTO needs.
@@ -675,7 +772,7 @@ func example_README_quick_start() async throws -> (url: String?, contentType: St
     return (encoded.head.url?.absoluteString, encoded.head.headerFields[.contentType], encoded.body?.bufferedData, try userEndpoint.encoded().head.url?.absoluteString)
 }
 
-/// `README.md`, example loading-endpoints (line 160).
+/// `README.md`, example loading-endpoints (line 161).
 func example_README_loading_endpoints() async throws {
     struct User: Decodable { let name: String }
     actor Tokens { var current: String? = "saved" }
@@ -709,7 +806,7 @@ func example_README_loading_endpoints() async throws {
     _ = task
 }
 
-/// `README.md`, example loading-endpoints-2 (line 195).
+/// `README.md`, example loading-endpoints-2 (line 196).
 func example_README_loading_endpoints_2(networker: Networker) async throws -> [String] {
     struct User: Decodable { let name: String }
     struct APIProblem: Decodable { let error: String }
@@ -733,7 +830,7 @@ func example_README_loading_endpoints_2(networker: Networker) async throws -> [S
     return printed
 }
 
-/// `README.md`, example redirects (line 273).
+/// `README.md`, example redirects (line 274).
 func example_README_redirects() async throws {
     // doc-example: README.md#redirects
     var configuration = Networker.Configuration()
@@ -742,7 +839,7 @@ func example_README_redirects() async throws {
     _ = configuration
 }
 
-/// `README.md`, example redirects-2 (line 280).
+/// `README.md`, example redirects-2 (line 281).
 func example_README_redirects_2() async throws -> (name: String, paths: [String]) {
     struct User: Decodable { let name: String }
     let userEndpoint = Endpoint(RequestDescription(route: "http://example.com/user/42"), decoding: User.self)
@@ -757,7 +854,7 @@ func example_README_redirects_2() async throws -> (name: String, paths: [String]
     return (user.name, mock.requests.map(\.path))
 }
 
-/// `README.md`, example coming-from-alamofire-moya-or-nodekit (line 292).
+/// `README.md`, example coming-from-alamofire-moya-or-nodekit (line 293).
 func example_README_coming_from_alamofire_moya_or_nodekit(transport: MockTransport, api: URL?, traceID: String) async throws -> (user: String, fresh: String, gone: String?) {
     struct UserEntry: Codable, RawMappable { typealias Raw = JSON; let id: Int; let name: String }
     struct User: DTODecodable {
@@ -795,7 +892,7 @@ func example_README_coming_from_alamofire_moya_or_nodekit(transport: MockTranspo
     return (user.name, fresh.name, gone?.name)
 }
 
-/// `README.md`, example coming-from-alamofire-moya-or-nodekit-2 (line 316).
+/// `README.md`, example coming-from-alamofire-moya-or-nodekit-2 (line 317).
 func example_README_coming_from_alamofire_moya_or_nodekit_2() async throws -> (search: String?, create: Data?, signup: Data?) {
     // doc-example: README.md#coming-from-alamofire-moya-or-nodekit-2
     // GET parameters go in the query, POST/PUT/PATCH parameters in a JSON body: nothing to pick.
@@ -816,7 +913,7 @@ func example_README_coming_from_alamofire_moya_or_nodekit_2() async throws -> (s
     return (try search.encoded().head.url?.absoluteString, try create.encoded().body?.bufferedData, try signup.encoded().body?.bufferedData)
 }
 
-/// `README.md`, example resilience (line 434).
+/// `README.md`, example resilience (line 435).
 func example_README_resilience() async throws -> Networker {
     let savedToken = "saved"
     @Sendable func renewToken(_ token: String) async throws -> BearerToken { BearerToken("renewed-\(token)") }
@@ -831,4 +928,22 @@ func example_README_resilience() async throws -> Networker {
     // end doc-example
     _ = networker
     return networker
+}
+
+/// `README.md`, example caching (line 538).
+func example_README_caching() async throws {
+    struct Feed: Decodable, Sendable { let items: [String] }
+    let auth = AuthenticationMiddleware(BearerTokenProvider(BearerToken("t")) { _ in BearerToken("t2") })
+    let feedEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/feed"), decoding: Feed.self)
+    // doc-example: README.md#caching
+    let cache = CacheMiddleware(store: MemoryCacheStore(capacity: 32 * 1024 * 1024))
+    let networker = Networker(transport: AsyncHTTPClientTransport(),
+                              middleware: .resilient(authentication: auth, perAttempt: [cache]))
+    let feed = try await networker.response(for: feedEndpoint.cache(.remoteElseCache))
+    let outcome = feed.cache   // CacheOutcome: source (.network, .cache, .revalidated), age, isStale
+    // end doc-example
+    _ = cache
+    _ = networker
+    _ = feed
+    _ = outcome
 }

@@ -15,6 +15,10 @@ import Testing
         #expect(query == "filter%5Btag%5D%5B%5D=x&filter%5Btag%5D%5B%5D=y&page=2&q=a%20b")
     }
 
+    @Test func cacheControlExampleReadsTheMaxAgeItsCommentShows() async throws {
+        #expect(try await example_Strata_Caching_CacheControl_1() == 60)
+    }
+
     @Test func jsonExamplesGiveTheValuesTheirCommentsShow() async throws {
         let (name, firstTag) = try await example_Strata_Models_JSON_1()
         #expect(name == "Ann")

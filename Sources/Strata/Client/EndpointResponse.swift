@@ -16,6 +16,9 @@ public struct EndpointResponse<Value> {
     /// How many attempts the call made and why it stopped, when the client has a
     /// ``RetryMiddleware``.
     public let retry: RetrySummary?
+    /// Where the response came from (network, cache, revalidated) and how old it was,
+    /// when the client has a ``CacheMiddleware``.
+    public let cache: CacheOutcome?
 }
 
 extension EndpointResponse: Sendable where Value: Sendable {}

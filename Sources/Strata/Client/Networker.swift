@@ -74,6 +74,8 @@ public struct Networker: Sendable {
     let chain: MiddlewareNext
     /// Whether a ``RetryMiddleware`` is among the steps, so calls keep a ``RetryRecord``.
     let retries: Bool
+    /// Whether a ``CacheMiddleware`` is among the steps, so calls keep a ``CacheOutcome``.
+    let caches: Bool
 
     /// Creates a client.
     public init(transport: any Transport, middleware: [any Middleware] = [], configuration: Configuration = Configuration()) {
@@ -84,6 +86,7 @@ public struct Networker: Sendable {
         let steps: [any Middleware] = redirects.map { [RedirectMiddleware(policy: $0)] + middleware } ?? middleware
         self.chain = Pipeline.chain(steps, transport: transport)
         self.retries = middleware.contains { $0 is RetryMiddleware }
+        self.caches = middleware.contains { $0 is CacheMiddleware }
     }
 
     /// Loads `endpoint` and returns its parsed response.
@@ -101,7 +104,7 @@ public struct Networker: Sendable {
         do {
             return try await response(for: endpoint, context: context, start: start)
         } catch {
-            throw error.withRetry(context.retryRecord?.value)
+            throw error.withRetry(context.retryRecord?.value).withCache(context.cacheRecord?.value)
         }
     }
 
@@ -128,7 +131,8 @@ public struct Networker: Sendable {
                 mapping: mapping)
         }
         return EndpointResponse(value: value, request: request, head: head, body: body,
-                                duration: start.duration(to: .now), retry: context.retryRecord?.value)
+                                duration: start.duration(to: .now), retry: context.retryRecord?.value,
+                                cache: context.cacheRecord?.value)
     }
 
     /// Runs the chain and reads the whole body, within the call's deadline.
@@ -159,9 +163,11 @@ public struct Networker: Sendable {
             attemptTimeout: endpoint.attemptTimeout ?? configuration.attemptTimeout,
             attributes: endpoint.attributes,
             logger: configuration.logger,
-            retry: endpoint.retry)
+            retry: endpoint.retry,
+            cache: endpoint.cache)
         context.callLogger = CallLogger(configuration.logger, requestID: Pipeline.nextRequestID())
         context.retryRecord = retries ? RetryRecord() : nil
+        context.cacheRecord = caches ? CallRecord() : nil
         return context
     }
 

@@ -33,6 +33,7 @@ import HTTPTypes
 ///   the response (see ``status``, ``body``);
 /// - ``Kind/bodyTooLarge``: the body is larger than the client's limit;
 /// - ``Kind/circuitOpen``: the host's circuit breaker is open (``CircuitOpenError``);
+/// - ``Kind/cacheMiss``: a ``CacheStrategy/cacheOnly`` call found nothing stored;
 /// - ``Kind/decoding``, ``Kind/mapping``: the parse function failed reading the raw
 ///   layer or mapping into the app model; ``underlying`` is the error it threw (your
 ///   own error type stays that value) and ``mappingError`` names the type and path.
@@ -77,6 +78,8 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
         /// The call was not sent: the host's circuit breaker is open; see
         /// ``CircuitBreakerMiddleware`` and ``CircuitOpenError``.
         public static let circuitOpen = Kind("circuitOpen")
+        /// The endpoint's ``CacheStrategy/cacheOnly`` found nothing stored for the request.
+        public static let cacheMiss = Kind("cacheMiss")
     }
 
     /// Where in the exchange a transport failure happened, when it is known.
@@ -125,6 +128,9 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
     /// How many attempts the call made and why it stopped, when the client has a
     /// ``RetryMiddleware``.
     public internal(set) var retry: RetrySummary?
+    /// Where the failed response came from (a stored body that no longer parses says
+    /// `cache`), when the client has a ``CacheMiddleware`` and it answered.
+    public internal(set) var cache: CacheOutcome?
 
     /// Creates an error.
     /// - Parameters:
@@ -211,6 +217,14 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
         return text
     }
 
+    /// This error with `outcome` as its ``cache``, unless it has one already.
+    func withCache(_ outcome: CacheOutcome?) -> StrataError {
+        guard cache == nil, let outcome else { return self }
+        var error = self
+        error.cache = outcome
+        return error
+    }
+
     /// This error with `summary` as its ``retry``, unless it has one already.
     func withRetry(_ summary: RetrySummary?) -> StrataError {
         guard retry == nil, let summary else { return self }
@@ -237,6 +251,7 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
         case .middleware: return "middleware \(middleware ?? "?") failed: \(cause ?? "")"
         case .redirect: return "redirect not followed: \(cause ?? "")"
         case .circuitOpen: return cause ?? "circuit open"
+        case .cacheMiss: return "nothing stored for the request (cacheOnly)"
         default: return "\(kind) failed" + (cause.map { ": \($0)" } ?? "")
         }
     }

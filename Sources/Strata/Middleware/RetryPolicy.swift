@@ -85,20 +85,8 @@ public struct RetryPolicy: Sendable, Hashable {
         if value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
             return .seconds(Int64(value) ?? .max)  // too many digits: longer than any cap
         }
-        guard let date = httpDate(value) else { return nil }
+        guard let date = HTTPDate.parse(value) else { return nil }
         return .milliseconds(max(Int64(date.timeIntervalSince(now) * 1000), 0))
     }
 
-    /// An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form RFC 9110 requires.
-    ///
-    /// Only 29 printable ASCII characters reach `DateFormatter`: Foundation traps on some
-    /// other text (a combining accent, say), and `Retry-After` is whatever the server sent.
-    private static func httpDate(_ text: String) -> Date? {
-        guard text.utf8.count == 29, text.utf8.allSatisfy({ (0x20 ... 0x7E).contains($0) }) else { return nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.date(from: text)
-    }
 }

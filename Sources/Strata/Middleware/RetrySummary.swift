@@ -45,15 +45,5 @@ public struct RetrySummary: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Where the retry step of one call leaves its ``RetrySummary`` for the ``Networker``,
-/// which puts it on the call's error or response. One per call, only for clients that
-/// have a ``RetryMiddleware``.
-final class RetryRecord: Sendable {
-    private let summary = Locked<RetrySummary?>(nil)
-
-    var value: RetrySummary? { summary.withLock { $0 } }
-
-    func record(_ value: RetrySummary) {
-        summary.withLock { $0 = value }
-    }
-}
+/// Where the retry step of one call leaves its ``RetrySummary`` for the ``Networker``.
+typealias RetryRecord = CallRecord<RetrySummary>

@@ -44,6 +44,11 @@ public struct MiddlewareContext: Sendable {
     /// Where ``RetryMiddleware`` leaves the call's ``RetrySummary``; set by the
     /// ``Networker`` when its middleware retries.
     var retryRecord: RetryRecord?
+    /// The endpoint's cache strategy (see ``Endpoint/cache``), for ``CacheMiddleware``.
+    public var cache: CacheStrategy?
+    /// Where ``CacheMiddleware`` leaves the call's ``CacheOutcome``; set by the
+    /// ``Networker`` when its middleware caches.
+    var cacheRecord: CallRecord<CacheOutcome>?
 
     /// Creates a context.
     public init(
@@ -53,7 +58,8 @@ public struct MiddlewareContext: Sendable {
         attributes: [String: String] = [:],
         logger: Logger = Logger(label: "strata"),
         redirect: RedirectHop? = nil,
-        retry: RetryRule? = nil
+        retry: RetryRule? = nil,
+        cache: CacheStrategy? = nil
     ) {
         self.attempt = attempt
         self.deadline = deadline
@@ -62,6 +68,7 @@ public struct MiddlewareContext: Sendable {
         self.ownLogger = logger
         self.redirect = redirect
         self.retry = retry
+        self.cache = cache
     }
 
     /// The deadline of an attempt starting now: the earlier of ``deadline`` and now

@@ -68,6 +68,11 @@ extension Endpoint {
         with { $0.retry = rule }
     }
 
+    /// How a client's ``CacheMiddleware`` treats this call (``cache``).
+    public func cache(_ strategy: CacheStrategy) -> Endpoint {
+        with { $0.cache = strategy }
+    }
+
     /// Sets one attribute middleware can act on (``attributes``).
     public func attribute(_ key: String, _ value: String) -> Endpoint {
         with { $0.attributes[key] = value }

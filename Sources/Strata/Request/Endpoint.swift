@@ -34,6 +34,9 @@ public struct Endpoint<Response>: Sendable {
     /// How a client's ``RetryMiddleware`` treats this endpoint; `nil` follows its
     /// ``RetryPolicy``.
     public var retry: RetryRule?
+    /// How a client's ``CacheMiddleware`` treats this endpoint; `nil` uses its
+    /// ``CacheMiddleware/Configuration/strategy``.
+    public var cache: CacheStrategy?
 
     /// Creates an endpoint from a request and a parse function.
     ///
@@ -75,6 +78,7 @@ public struct Endpoint<Response>: Sendable {
         mapped.attemptTimeout = attemptTimeout
         mapped.attributes = attributes
         mapped.retry = retry
+        mapped.cache = cache
         return mapped
     }
 }
