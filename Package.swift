@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "StrataURLSession", targets: ["StrataURLSession"]),
         .library(name: "StrataAsyncHTTPClient", targets: ["StrataAsyncHTTPClient"]),
         .library(name: "StrataTesting", targets: ["StrataTesting"]),
+        .library(name: "StrataSwinject", targets: ["StrataSwinject"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -22,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),  // tests only: name clashes
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),  // the fault server's gzip bodies
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),  // graceful server shutdown
+        .package(url: "https://github.com/Swinject/Swinject", from: "2.10.0"),  // StrataSwinject only
     ],
     targets: [
         // The core: models, routing, encodings, requests, pipeline, client. No transport.
@@ -61,6 +63,15 @@ let package = Package(
             dependencies: [
                 "Strata",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // Swinject registrations for the client, its transport, coders and middleware (seed 004's
+        // dependency injection). The core stays container-free; no transport is linked here.
+        .target(
+            name: "StrataSwinject",
+            dependencies: [
+                "Strata",
+                .product(name: "Swinject", package: "Swinject"),
             ]
         ),
         // Runs the in-process Hummingbird servers (test and demo) in a ServiceGroup and shuts
@@ -187,6 +198,19 @@ let package = Package(
         .testTarget(
             name: "StrataSeedTests",
             dependencies: ["Strata", "StrataURLSession", "StrataTestServer"]
+        ),
+        // StrataSwinject's assembly against the in-process server and the mock transport, and
+        // seed 004's own `protocol Endpoint` in a module of its own (it shadows Strata's).
+        .testTarget(
+            name: "StrataSwinjectTests",
+            dependencies: [
+                "Strata",
+                "StrataSwinject",
+                "StrataTesting",
+                "StrataTestServer",
+                "StrataURLSession",  // the real transport the assembly is given
+                .product(name: "Swinject", package: "Swinject"),
+            ]
         ),
         // Runs against httpbin when HTTPBIN_URL is set (scripts/conformance.sh); skipped otherwise.
         .testTarget(
