@@ -23,7 +23,7 @@ import Swinject
 ///
 /// | service | seed 004's role | resolved as |
 /// |---|---|---|
-/// | `any Transport` | `RequestExecutable`: sends the request (Alamofire in the seed) | `transport(resolver)`, once per container (`.container` scope) |
+/// | `any Transport` | `RequestExecutable`: sends the request (Alamofire in the seed) | `transport(resolver)`, made once and shared with child containers (`.container` scope) |
 /// | `[any Middleware]` | `RequestCommandable`: the steps between the handler and the executor | `middleware(resolver)`, `[]` unless given |
 /// | `JSONEncoder`, `JSONDecoder` | the `JSONDecoder` injected into `ResponseParseable` (and its encoding twin) | `configuration.jsonEncoder` / `.jsonDecoder` |
 /// | `Networker.Configuration` | — (timeouts, limits, validation, redirects) | `configuration` with the resolved coders |
@@ -33,7 +33,7 @@ import Swinject
 /// value), so a registration overridden in a child container — a `MockTransport`, a
 /// `JSONDecoder` with other strategies, another middleware list — changes the client the
 /// child resolves, while the parent keeps resolving the original. The transport is kept
-/// per container: every client of one container shares its connection pool, and a
+/// per container (and its children): every client shares one connection pool, and a
 /// transport that must be shut down (an `AsyncHTTPClientTransport` that owns its
 /// `HTTPClient`) is created once, not per resolve; shut it down when the app stops.
 ///
@@ -53,7 +53,8 @@ import Swinject
 /// Swinject's `Container` is not `Sendable`: register and resolve at start-up, or from one
 /// task, and hand the resolved `Networker` (which is `Sendable`) to concurrent code.
 public struct StrataAssembly: Assembly, Sendable {
-    /// Makes the transport; called once per container that resolves it.
+    /// Makes the transport; called once for the container this assembly registers in,
+    /// whose child containers share the result unless they register their own.
     public let transport: @Sendable (any Resolver) -> any Transport
     /// Makes the middleware, outermost first.
     public let middleware: @Sendable (any Resolver) -> [any Middleware]

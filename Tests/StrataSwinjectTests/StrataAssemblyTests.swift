@@ -112,7 +112,7 @@ func makeAppContainer() -> Container {
     @Test func theReadmeSnippet() async throws {
         let container = Container()
         StrataAssembly(
-            transport: { _ in URLSessionTransport() },      // any Transport: made once per container
+            transport: { _ in URLSessionTransport() },      // any Transport: made once, shared by child containers
             middleware: { _ in [HeadersMiddleware(["X-Client": "my-app"])] },
             configuration: Networker.Configuration()        // its coders become JSONEncoder / JSONDecoder
         ).assemble(container: container)
