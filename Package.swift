@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "StrataAsyncHTTPClient", targets: ["StrataAsyncHTTPClient"]),
         .library(name: "StrataTesting", targets: ["StrataTesting"]),
         .library(name: "StrataSQLiteCache", targets: ["StrataSQLiteCache"]),
+        .library(name: "StrataSwinject", targets: ["StrataSwinject"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -24,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),  // the fault server's gzip bodies
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),  // graceful server shutdown
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),  // the persistent cache store only
+        .package(url: "https://github.com/Swinject/Swinject", from: "2.10.0"),  // StrataSwinject only
     ],
     targets: [
         // The core: models, routing, encodings, requests, pipeline, client. No transport.
@@ -72,6 +74,15 @@ let package = Package(
             dependencies: [
                 "Strata",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // Swinject registrations for the client, its transport, coders and middleware (seed 004's
+        // dependency injection). The core stays container-free; no transport is linked here.
+        .target(
+            name: "StrataSwinject",
+            dependencies: [
+                "Strata",
+                .product(name: "Swinject", package: "Swinject"),
             ]
         ),
         // Runs the in-process Hummingbird servers (test and demo) in a ServiceGroup and shuts
@@ -215,6 +226,7 @@ let package = Package(
                 "Strata",
                 "StrataURLSession",
                 "StrataSQLiteCache",
+                "StrataSwinject",
                 "StrataAsyncHTTPClient",
                 "StrataTesting",
                 "StrataTestServer",
@@ -224,6 +236,20 @@ let package = Package(
                 "StrataServerLifecycle",
                 .product(name: "Hummingbird", package: "hummingbird"),  // Router, for InProcessServer's example
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Swinject", package: "Swinject"),  // the README's Swinject example
+            ]
+        ),
+        // StrataSwinject's assembly against the in-process server and the mock transport, and
+        // seed 004's own `protocol Endpoint` in a module of its own (it shadows Strata's).
+        .testTarget(
+            name: "StrataSwinjectTests",
+            dependencies: [
+                "Strata",
+                "StrataSwinject",
+                "StrataTesting",
+                "StrataTestServer",
+                "StrataURLSession",  // the real transport the assembly is given
+                .product(name: "Swinject", package: "Swinject"),
             ]
         ),
         // Runs against httpbin when HTTPBIN_URL is set (scripts/conformance.sh); skipped otherwise.

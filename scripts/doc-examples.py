@@ -18,7 +18,8 @@ shows a declaration compiles without an unused-value warning.
 
 A README block that is not Swift source (```sh, plain ```) is skipped by its fence language;
 a ```swift block that cannot compile is skipped only with the line
-`<!-- doc-examples: skip (reason) -->` right before its fence.
+`<!-- doc-examples: skip (reason) -->` right before its fence (in a doc comment,
+`/// <!-- doc-examples: skip (reason) -->`).
 
 Tests/StrataDocTests/DocExamplesAreCurrentTests.swift extracts the examples by the same
 rules and fails when this file is stale. Python 3 standard library only.
@@ -51,6 +52,8 @@ IMPORTS = [
     "StrataTesting",
     "StrataURLSession",
     "StrataSQLiteCache",
+    "StrataSwinject",
+    "Swinject",
     "Testing",
 ]
 # Only the names the server examples use: Hummingbird has a `URLEncodedFormEncoder` of its
@@ -369,6 +372,11 @@ CONTEXT: dict[str, Context] = {
         let cachesDirectory = URL(fileURLWithPath: NSTemporaryDirectory())
         """
     ),
+    "Sources/StrataSwinject/StrataAssembly.swift#1": Context(
+        declarations="""
+        let mock = MockTransport()
+        """
+    ),
     "README.md#caching": Context(
         declarations="""
         struct Feed: Decodable, Sendable { let items: [String] }
@@ -435,14 +443,23 @@ def doc_comment_examples(path: Path) -> list[Example]:
     rel = path.relative_to(ROOT).as_posix()
     examples: list[Example] = []
     current: Example | None = None
+    blocks = 0  # every ```swift block counts, skipped or not, so keys stay put
+    skipping = False
+    previous = ""
     for number, text in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
         if current is None:
             if DOC_OPEN.match(text):
-                current = Example(rel, len(examples) + 1, number + 1, [])
+                blocks += 1
+                marker = DOC_LINE.match(previous)
+                skipping = bool(marker and SKIP_MARKER.match(marker.group(2).strip()))
+                current = Example(rel, blocks, number + 1, [])
+            previous = text
             continue
         if DOC_CLOSE.match(text):
-            examples.append(current)
+            if not skipping:
+                examples.append(current)
             current = None
+            previous = text
             continue
         match = DOC_LINE.match(text)
         if match is None:

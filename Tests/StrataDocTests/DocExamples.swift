@@ -17,9 +17,11 @@ import StrataDemoServer
 import StrataFaultServer
 import StrataSQLiteCache
 import StrataServerLifecycle
+import StrataSwinject
 import StrataTestServer
 import StrataTesting
 import StrataURLSession
+import Swinject
 import Testing
 
 // MARK: - Sources/Strata/Caching/CacheControl.swift
@@ -642,6 +644,30 @@ func example_StrataServerLifecycle_InProcessServer_1() async throws {
     _ = server
 }
 
+// MARK: - Sources/StrataSwinject/StrataAssembly.swift
+
+/// `Sources/StrataSwinject/StrataAssembly.swift`, example 1 (line 9).
+func example_StrataSwinject_StrataAssembly_1() async throws {
+    let mock = MockTransport()
+    // doc-example: Sources/StrataSwinject/StrataAssembly.swift#1
+    let container = Container()
+    StrataAssembly(
+        transport: { _ in URLSessionTransport() },
+        middleware: { _ in [HeadersMiddleware(["User-Agent": "MyApp/1.0"])] }
+    ).assemble(container: container)            // or Assembler([StrataAssembly(…)])
+    let networker = container.resolve(Networker.self)
+
+    // In a test, or for one feature: a child container overrides one part.
+    let child = Container(parent: container)
+    child.register((any Transport).self) { _ in mock }
+    let mocked = child.resolve(Networker.self)   // same middleware and coders, the mock underneath
+    // end doc-example
+    _ = container
+    _ = networker
+    _ = child
+    _ = mocked
+}
+
 // MARK: - Sources/StrataTestServer/AuthRoutes.swift
 
 /// `Sources/StrataTestServer/AuthRoutes.swift`, example 1 (line 13).
@@ -710,7 +736,7 @@ func example_StrataTesting_MockTransport_1() async throws {
 
 // MARK: - README.md
 
-/// `README.md`, example quick-start (line 51).
+/// `README.md`, example quick-start (line 53).
 func example_README_quick_start() async throws -> (url: String?, contentType: String?, body: Data?, userURL: String?) {
     // doc-example: README.md#quick-start
     // Raw layer: what the server sends. `typealias Raw = JSON` is all a Codable DTO needs.
@@ -772,7 +798,31 @@ func example_README_quick_start() async throws -> (url: String?, contentType: St
     return (encoded.head.url?.absoluteString, encoded.head.headerFields[.contentType], encoded.body?.bufferedData, try userEndpoint.encoded().head.url?.absoluteString)
 }
 
-/// `README.md`, example loading-endpoints (line 161).
+/// `README.md`, example dependency-injection-with-swinject (line 144).
+func example_README_dependency_injection_with_swinject() async throws {
+    // doc-example: README.md#dependency-injection-with-swinject
+    let container = Container()
+    StrataAssembly(
+        transport: { _ in URLSessionTransport() },      // any Transport: made once, shared by child containers
+        middleware: { _ in [HeadersMiddleware(["X-Client": "my-app"])] },
+        configuration: Networker.Configuration()        // its coders become JSONEncoder / JSONDecoder
+    ).assemble(container: container)
+    let networker = container.resolve(Networker.self)   // built from what the container resolves
+
+    // A test (or one feature) overrides one registration in a child container.
+    let mock = MockTransport()
+    let child = Container(parent: container)
+    child.register((any Transport).self) { _ in mock }
+    let mocked = child.resolve(Networker.self)          // same middleware and coders, the mock underneath
+    // end doc-example
+    _ = container
+    _ = networker
+    _ = mock
+    _ = child
+    _ = mocked
+}
+
+/// `README.md`, example loading-endpoints (line 214).
 func example_README_loading_endpoints() async throws {
     struct User: Decodable { let name: String }
     actor Tokens { var current: String? = "saved" }
@@ -806,7 +856,7 @@ func example_README_loading_endpoints() async throws {
     _ = task
 }
 
-/// `README.md`, example loading-endpoints-2 (line 196).
+/// `README.md`, example loading-endpoints-2 (line 249).
 func example_README_loading_endpoints_2(networker: Networker) async throws -> [String] {
     struct User: Decodable { let name: String }
     struct APIProblem: Decodable { let error: String }
@@ -830,7 +880,7 @@ func example_README_loading_endpoints_2(networker: Networker) async throws -> [S
     return printed
 }
 
-/// `README.md`, example redirects (line 274).
+/// `README.md`, example redirects (line 327).
 func example_README_redirects() async throws {
     // doc-example: README.md#redirects
     var configuration = Networker.Configuration()
@@ -839,7 +889,7 @@ func example_README_redirects() async throws {
     _ = configuration
 }
 
-/// `README.md`, example redirects-2 (line 281).
+/// `README.md`, example redirects-2 (line 334).
 func example_README_redirects_2() async throws -> (name: String, paths: [String]) {
     struct User: Decodable { let name: String }
     let userEndpoint = Endpoint(RequestDescription(route: "http://example.com/user/42"), decoding: User.self)
@@ -854,7 +904,7 @@ func example_README_redirects_2() async throws -> (name: String, paths: [String]
     return (user.name, mock.requests.map(\.path))
 }
 
-/// `README.md`, example coming-from-alamofire-moya-or-nodekit (line 293).
+/// `README.md`, example coming-from-alamofire-moya-or-nodekit (line 353).
 func example_README_coming_from_alamofire_moya_or_nodekit(transport: MockTransport, api: URL?, traceID: String) async throws -> (user: String, fresh: String, gone: String?) {
     struct UserEntry: Codable, RawMappable { typealias Raw = JSON; let id: Int; let name: String }
     struct User: DTODecodable {
@@ -892,7 +942,7 @@ func example_README_coming_from_alamofire_moya_or_nodekit(transport: MockTranspo
     return (user.name, fresh.name, gone?.name)
 }
 
-/// `README.md`, example coming-from-alamofire-moya-or-nodekit-2 (line 317).
+/// `README.md`, example coming-from-alamofire-moya-or-nodekit-2 (line 377).
 func example_README_coming_from_alamofire_moya_or_nodekit_2() async throws -> (search: String?, create: Data?, signup: Data?) {
     // doc-example: README.md#coming-from-alamofire-moya-or-nodekit-2
     // GET parameters go in the query, POST/PUT/PATCH parameters in a JSON body: nothing to pick.
@@ -913,7 +963,7 @@ func example_README_coming_from_alamofire_moya_or_nodekit_2() async throws -> (s
     return (try search.encoded().head.url?.absoluteString, try create.encoded().body?.bufferedData, try signup.encoded().body?.bufferedData)
 }
 
-/// `README.md`, example resilience (line 435).
+/// `README.md`, example resilience (line 494).
 func example_README_resilience() async throws -> Networker {
     let savedToken = "saved"
     @Sendable func renewToken(_ token: String) async throws -> BearerToken { BearerToken("renewed-\(token)") }
@@ -930,7 +980,7 @@ func example_README_resilience() async throws -> Networker {
     return networker
 }
 
-/// `README.md`, example caching (line 538).
+/// `README.md`, example caching (line 597).
 func example_README_caching() async throws {
     struct Feed: Decodable, Sendable { let items: [String] }
     let auth = AuthenticationMiddleware(BearerTokenProvider(BearerToken("t")) { _ in BearerToken("t2") })

@@ -92,14 +92,22 @@ enum DocExampleSource {
     static func docCommentExamples(_ text: String, path: String) -> [String: [String]] {
         var examples: [String: [String]] = [:]
         var current: [String]?
+        var blocks = 0  // skipped blocks count too, so the keys stay put
+        var skipping = false
+        var previous = ""
         for line in lines(text) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
+            defer { previous = trimmed }
             guard var body = current else {
-                if trimmed == "/// ```swift" { current = [] }
+                if trimmed == "/// ```swift" {
+                    current = []
+                    blocks += 1
+                    skipping = previous.hasPrefix("/// <!-- doc-examples: skip (") && previous.hasSuffix(") -->")
+                }
                 continue
             }
             if trimmed == "/// ```" {
-                examples["\(path)#\(examples.count + 1)"] = hoistingImports(body)
+                if !skipping { examples["\(path)#\(blocks)"] = hoistingImports(body) }
                 current = nil
             } else if trimmed.hasPrefix("///") {
                 var content = line.drop { $0 == " " || $0 == "\t" }.dropFirst(3)

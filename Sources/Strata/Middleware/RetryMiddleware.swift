@@ -62,6 +62,9 @@ public struct RetryMiddleware: Middleware {
         let start = ContinuousClock.now
         var context = context
         while true {
+            // Provisional until the loop ends: a cancelled call returns at once, before this
+            // step has seen its cancellation, and reports what is recorded by then.
+            context.retryRecord?.record(RetrySummary(attempts: context.attempt, stopReason: .cancelled))
             let outcome: Result<(HTTPResponse, MessageBody?), any Error>
             do {
                 outcome = .success(try await next(request, body, context))

@@ -15,15 +15,15 @@ extension RequestDescription {
     /// Header fields the caller set win over the `Content-Type` an encoding would add.
     /// ``ParametersEncoding/automatic`` puts the parameters of a `GET`, `HEAD` or `DELETE`
     /// in the query and those of any other method in a JSON body.
-    /// - Throws: ``URLRouteError`` when `url` has no scheme;
+    /// - Throws: ``URLRouteError`` when `url` has no scheme (or one `URLComponents` cannot find);
     ///   ``ParameterEncodingError`` when the parameters cannot be encoded, a
     ///   JSON body is asked for explicitly (``ParametersEncoding/json``) on a GET or HEAD
     ///   request, or parameters and ``body`` both want the body; ``HeaderFieldError`` when
     ///   a header was given a name that is not a valid token.
     public func encoded(url: URL, jsonEncoder: JSONEncoder = .strataDefault()) throws -> EncodedRequest {
         if let headerFieldError { throw headerFieldError }
-        // `HTTPRequest(url:)` traps on a URL without a scheme (`/relative`).
-        guard url.absoluteURL.scheme != nil else {
+        // `HTTPRequest(url:)` traps on a URL without a scheme (`/relative`, `:a`).
+        guard url.isHTTPRequestable else {
             throw URLRouteError.invalidURL(base: url.absoluteString, path: "")
         }
         var url = url

@@ -20,13 +20,8 @@ extension String: URLRouteProvider {
     /// - Throws: ``URLRouteError/invalidURL(base:path:)`` when the string is not an
     ///   absolute URL with a scheme and a host that an HTTP request can be made of.
     public func url() throws -> URL {
-        // `HTTPRequest(url:)` traps on a URL that `URLComponents` cannot read back, or
-        // that has no scheme; refuse those here.
-        guard let url = URL(string: self),
-              let scheme = url.scheme, !scheme.isEmpty,
-              let host = url.host, !host.isEmpty,
-              let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
-              components.string != nil, components.rangeOfScheme != nil
+        guard let url = URL(string: self), url.isHTTPRequestable,
+              let host = url.host, !host.isEmpty
         else {
             throw URLRouteError.invalidURL(base: self, path: "")
         }

@@ -19,7 +19,7 @@ import Foundation
 ///
 /// - Throws: ``URLRouteError/missingBaseURL(path:)`` when `base` is `nil`,
 ///   ``URLRouteError/invalidURL(base:path:)`` when the result is not a valid URL
-///   (for example when `base` has no scheme).
+///   (for example when `base` has no scheme, or the empty one of `URL(string: ":")`).
 public func + (base: URL?, path: String) throws -> URL {
     guard let base else { throw URLRouteError.missingBaseURL(path: path) }
     guard var components = URLComponents(url: base, resolvingAgainstBaseURL: true) else {
@@ -44,7 +44,7 @@ public func + (base: URL?, path: String) throws -> URL {
         components.percentEncodedQuery = existing
             + URLPercentEscaping.escape(queryPart, allowed: URLPercentEscaping.queryAllowed)
     }
-    guard let url = components.url, url.scheme != nil else {
+    guard let url = components.url, url.isHTTPRequestable else {
         throw URLRouteError.invalidURL(base: base.absoluteString, path: path)
     }
     return url
