@@ -32,18 +32,22 @@ enum Harness {
               + "order rotated; deadline \(report.deadline ? "on (60 s)" : "off"); server: \(report.server)")
         print("CPU is the whole client process's (getrusage)"
               + (options.inProcess ? ", the in-process server's included." : "; the server's is not."))
-        print(RunReport.tableHeader)
 
         var failed = false
+        if let baseURL = server?.baseURL {
+            // First, while the process is small: later workloads leave freed memory that a
+            // stream would reuse without growing RSS, hiding what it holds.
+            do {
+                report.streams = try await streamChecks(options, baseURL: baseURL)
+            } catch {
+                printError("strata-bench: streaming: \(error)")
+                failed = true
+            }
+        }
+        print(RunReport.tableHeader)
         for group in PairGroup.allCases where options.groups.contains(group) {
             do {
-                if let stream = try await run(group, options: options, baseURL: server?.baseURL,
-                                              record: { report.results.append($0) }) {
-                    report.streams.append(stream)
-                    print("\(group.rawValue): streamed \(stream.bytes / 1_048_576) MB through Networker.stream in "
-                          + String(format: "%.1f s", stream.seconds) + ", peak RSS growth "
-                          + (stream.peakGrowthMB.map { String(format: "%+.1f MB", $0) } ?? "n/a"))
-                }
+                try await run(group, options: options, baseURL: server?.baseURL) { report.results.append($0) }
             } catch {
                 printError("strata-bench: \(group.rawValue): \(error)")
                 failed = true
@@ -74,30 +78,56 @@ enum Harness {
         max(requests / 20, 2 * concurrency)
     }
 
-    /// Runs one group's workloads, handing each result to `record` as it is printed;
-    /// for a transport group, then streams 100 MB through its Strata client.
+    /// Streams 100 MB through a Strata client of each selected transport group.
+    private static func streamChecks(_ options: Options, baseURL: URL) async throws -> [StreamReport] {
+        var reports: [StreamReport] = []
+        if options.groups.contains(.ahc) {
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .strataDefault)
+            let networker = Networker(transport: AsyncHTTPClientTransport(client: client),
+                                      configuration: StrataBench.networkerConfiguration)
+            let outcome: Result<StreamReport, any Error>
+            do {
+                outcome = .success(try await StreamReport.measure(networker, baseURL: baseURL, group: .ahc))
+            } catch {
+                outcome = .failure(error)
+            }
+            // Shut the client down whether or not the stream succeeded.
+            try? await client.shutdown()
+            reports.append(try outcome.get())
+        }
+        if options.groups.contains(.urlsession) {
+            let networker = Networker(transport: URLSessionTransport(), configuration: StrataBench.networkerConfiguration)
+            reports.append(try await StreamReport.measure(networker, baseURL: baseURL, group: .urlsession))
+        }
+        for stream in reports {
+            print("\(stream.group.rawValue): streamed \(stream.bytes / 1_048_576) MB through Networker.stream in "
+                  + String(format: "%.1f s", stream.seconds) + ", peak RSS growth "
+                  + (stream.peakGrowthMB.map { String(format: "%+.1f MB", $0) } ?? "n/a"))
+        }
+        return reports
+    }
+
+    /// Runs one group's workloads, handing each result to `record` as it is printed.
     private static func run(
         _ group: PairGroup,
         options: Options,
         baseURL: URL?,
         record: (WorkloadReport) -> Void
-    ) async throws -> StreamReport? {
+    ) async throws {
         print("-- \(group.title)")
         let configuration = StrataBench.networkerConfiguration
         switch group {
         case .ahc:
-            guard let baseURL else { return nil }
+            guard let baseURL else { return }
             let routes = Routes(baseURL: baseURL)
             let rawClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .strataDefault)
             let strataClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .strataDefault)
             let networker = Networker(transport: AsyncHTTPClientTransport(client: strataClient), configuration: configuration)
             var failure: (any Error)?
-            var stream: StreamReport?
             do {
                 try await runWorkloads(group, options: options, record: record,
                                        baseline: ("raw", rawAsyncHTTPClientRequests(rawClient, routes: routes)),
                                        subject: ("strata", strataRequests(networker, routes: routes)))
-                stream = try await StreamReport.measure(networker, baseURL: baseURL, group: group)
             } catch {
                 failure = error
             }
@@ -105,9 +135,8 @@ enum Harness {
             try? await rawClient.shutdown()
             try? await strataClient.shutdown()
             if let failure { throw failure }
-            return stream
         case .urlsession:
-            guard let baseURL else { return nil }
+            guard let baseURL else { return }
             let routes = Routes(baseURL: baseURL)
             let session = URLSession(configuration: .default)
             defer { session.invalidateAndCancel() }
@@ -115,7 +144,6 @@ enum Harness {
             try await runWorkloads(group, options: options, record: record,
                                    baseline: ("raw", rawURLSessionRequests(session, routes: routes)),
                                    subject: ("strata", strataRequests(networker, routes: routes)))
-            return try await StreamReport.measure(networker, baseURL: baseURL, group: group)
         case .mock:
             let bare = Networker(transport: InstantTransport(), configuration: configuration)
             let layered = Networker(transport: InstantTransport(),
@@ -124,12 +152,10 @@ enum Harness {
             try await runWorkloads(group, options: options, record: record,
                                    baseline: ("strata 0 mw", strataRequests(bare, routes: .instant)),
                                    subject: ("strata 5 mw", strataRequests(layered, routes: .instant)))
-            return nil
         case .decode:
             let sets = decodeRequests()
             try await runWorkloads(group, options: options, record: record,
                                    baseline: ("JSONDecoder", sets.plain), subject: ("strata parse", sets.strata))
-            return nil
         }
     }
 
