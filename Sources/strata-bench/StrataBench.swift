@@ -25,14 +25,31 @@ import Strata
 
 @main
 enum StrataBench {
-    static func main() async {
+    static func main() {
         guard let options = Options.parse(Array(CommandLine.arguments.dropFirst())) else { exit(2) }
-        switch options.mode {
-        case .soak(let soak): exit(await Soak.run(soak))
-        case .serve: exit(await BenchServer.serve())
-        case .callgrind(let name, let iterations): exit(await CallgrindCase.run(name, iterations: iterations))
-        case .pairs: exit(await Harness.run(options))
+        if case .callgrind(let name, let iterations) = options.mode {
+            // valgrind 3.19 crashes once the main thread parks in `dispatchMain()` (as an
+            // async `main` does) and a worker thread starts; so the main thread waits on a
+            // semaphore instead.
+            let done = DispatchSemaphore(value: 0)
+            let status = Locked<Int32>(1)
+            Task.detached {
+                let result = await CallgrindCase.run(name, iterations: iterations)
+                status.withLock { $0 = result }
+                done.signal()
+            }
+            done.wait()
+            exit(status.withLock { $0 })
         }
+        Task {
+            switch options.mode {
+            case .soak(let soak): exit(await Soak.run(soak))
+            case .serve: exit(await BenchServer.serve())
+            case .callgrind: exit(2)
+            case .pairs: exit(await Harness.run(options))
+            }
+        }
+        dispatchMain()
     }
 
     /// The client configuration of every Strata variant: the default, or without a
