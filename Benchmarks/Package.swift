@@ -12,7 +12,7 @@ let package = Package(
     name: "StrataBenchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(path: ".."),
+        .package(name: "Strata", path: ".."),  // named: a path dependency is otherwise known by its folder's name
         // The interposer counts allocations; `traits:` also leaves out the Linux runtime
         // interposer, whose package this machine's registry lacks.
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
