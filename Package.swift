@@ -155,16 +155,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // `swift run -c release strata-bench`: raw AsyncHTTPClient versus Strata over it,
-        // against the in-process test server. Not part of the tests or CI; see Benchmarks.md.
+        // `swift run -c release strata-bench`: the pairs harness (raw AsyncHTTPClient and raw
+        // URLSession versus Strata over them, the in-memory pipeline, decoding), the soak mode
+        // and the callgrind cases. Only the soak runs in CI; see Benchmarks.md.
         .executableTarget(
             name: "strata-bench",
             dependencies: [
                 "Strata",
                 "StrataAsyncHTTPClient",
+                "StrataURLSession",
                 "StrataTestServer",
+                "StrataDemo",  // the seed-002 photo models of the 1 MB workload
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),  // the soak mode's in-bench Transport
+                .product(name: "HTTPTypes", package: "swift-http-types"),  // the in-bench Transport
+                .product(name: "Hummingbird", package: "hummingbird"),  // the bench server's own route
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]

@@ -2,22 +2,24 @@ import Foundation
 import HTTPTypes
 import Strata
 
-/// A ``Transport`` that answers every request at once with the same user: no I/O, no
-/// timers, nothing but the `Networker`'s own work around it (the soak mode's workload A).
+/// A ``Transport`` that answers at once from memory: no I/O, no timers, nothing but the
+/// `Networker`'s own work around it. The soak mode's workload A and the harness's
+/// `mock` group (the pure pipeline cost) run on it, and so do the callgrind cases.
 ///
-/// It keeps the transport contract: it throws `CancellationError` when the task is
-/// cancelled and a timed-out ``TransportError`` when the deadline has already passed.
+/// It answers `GET /bench/photos` with ``Payloads/photosJSON``, any `POST` with
+/// ``Payloads/formEchoJSON`` (the request body is not read), and anything else with
+/// ``Payloads/userJSON``. It keeps the transport contract: it throws
+/// `CancellationError` when the task is cancelled and a timed-out ``TransportError``
+/// when the deadline has already passed.
 struct InstantTransport: Transport {
-    /// A `GET /json/user/1` body in the test server's shape, with three photos: 193 bytes.
-    static let userJSON = Data("""
-        {"age":30,"name":"User 1","photos":[\
-        {"id":"1-1","ref":"https://img.example/1/1.jpg"},\
-        {"id":"1-2","ref":"https://img.example/1/2.jpg"},\
-        {"id":"1-3","ref":"https://img.example/1/3.jpg"}],"type":0}
-        """.utf8)
-
-    /// Where the requests go; never resolved.
+    /// The user; the host is never resolved.
     static let userURL = URL(string: "http://strata-bench.invalid/json/user/1")!
+    /// The 1 MB photo list.
+    static let photosURL = URL(string: "http://strata-bench.invalid/bench/photos")!
+    /// Where the form is POSTed.
+    static let formURL = URL(string: "http://strata-bench.invalid/echo/form")!
+
+    private static let head = HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"])
 
     func send(
         _ request: HTTPRequest,
@@ -26,7 +28,13 @@ struct InstantTransport: Transport {
     ) async throws -> (HTTPResponse, MessageBody?) {
         try Task.checkCancellation()
         if let deadline, deadline <= .now { throw TransportError(.timedOut) }
-        return (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]),
-                MessageBody(Self.userJSON))
+        let bytes = if request.method == .post {
+            Payloads.formEchoJSON
+        } else if request.path == "/bench/photos" {
+            Payloads.photosJSON
+        } else {
+            Payloads.userJSON
+        }
+        return (Self.head, MessageBody(bytes))
     }
 }

@@ -6,36 +6,96 @@ struct Variant: Sendable {
     var request: @Sendable () async throws -> Void
 }
 
-/// A workload measured with every variant.
-struct Workload: Sendable {
-    var name: String
-    /// Tasks issuing requests at once; 1 for sequential.
-    var concurrency: Int
-    var variants: [Variant]
+/// What a workload sends, for the report.
+enum WorkloadKind: String, Sendable, Codable {
+    /// `GET` of the ~200 B user, decoded into the model.
+    case user = "GET user"
+    /// `GET` of the 1 MB photo list, mapped through both model layers.
+    case photos = "GET 1 MB photos"
+    /// A `.formURL` POST, the echo decoded into the model.
+    case form = "POST form"
 }
 
-/// A check that failed inside a request: the server's answer was not the expected one.
+/// A workload measured with a pair of variants: the baseline first, then the subject.
+struct Workload: Sendable {
+    var kind: WorkloadKind
+    /// Tasks issuing requests at once; 1 for sequential.
+    var concurrency: Int
+    /// Measured requests per variant and round.
+    var requests: Int
+    var baseline: Variant
+    var subject: Variant
+}
+
+/// A check that failed inside a request: the answer was not the expected one.
 struct BenchError: Error, CustomStringConvertible {
     var description: String
 }
 
-/// Runs `total` requests of `variant` spread over `concurrency` tasks; returns requests per second.
-func measure(_ variant: Variant, total: Int, concurrency: Int) async throws -> Double {
+/// One round of one variant.
+struct RoundSample: Sendable {
+    /// Requests per second over the round.
+    var rate: Double
+    /// Client CPU time (user + system, the whole process) per request, in µs.
+    var cpuMicros: Double
+    /// Each request's duration, in µs.
+    var latencies: [Double]
+}
+
+/// Everything measured of one variant over all rounds.
+struct VariantSamples: Sendable {
+    var rounds: [RoundSample] = []
+}
+
+/// Runs `total` requests of `variant` spread over `concurrency` tasks and times each.
+func measureRound(_ variant: Variant, total: Int, concurrency: Int) async throws -> RoundSample {
     let clock = ContinuousClock()
+    let cpuBefore = ProcessStats.cpuTime()
     let start = clock.now
-    try await withThrowingTaskGroup(of: Void.self) { group in
+    let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
         for task in 0..<concurrency {
             // Spread `total` as evenly as possible.
             let count = total / concurrency + (task < total % concurrency ? 1 : 0)
+            guard count > 0 else { continue }
             group.addTask {
-                for _ in 0..<count { try await variant.request() }
+                var durations: [Double] = []
+                durations.reserveCapacity(count)
+                for _ in 0..<count {
+                    let requestStart = clock.now
+                    try await variant.request()
+                    durations.append(requestStart.duration(to: clock.now).seconds * 1e6)
+                }
+                return durations
             }
         }
-        try await group.waitForAll()
+        var all: [Double] = []
+        all.reserveCapacity(total)
+        for try await durations in group { all += durations }
+        return all
     }
-    let elapsed = start.duration(to: clock.now)
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-    return Double(total) / max(seconds, 1e-9)
+    let seconds = start.duration(to: clock.now).seconds
+    let cpu = (ProcessStats.cpuTime() - cpuBefore).seconds
+    return RoundSample(rate: Double(total) / max(seconds, 1e-9),
+                       cpuMicros: cpu * 1e6 / Double(max(total, 1)), latencies: latencies)
+}
+
+/// Warms both variants up, then runs `rounds` rounds; each round runs both variants
+/// once, the baseline first in even rounds and the subject first in odd ones.
+func measure(_ workload: Workload, rounds: Int) async throws -> (baseline: VariantSamples, subject: VariantSamples) {
+    let variants = [workload.baseline, workload.subject]
+    let warmup = max(workload.requests / 10, workload.concurrency)
+    for variant in variants {
+        _ = try await measureRound(variant, total: warmup, concurrency: workload.concurrency)
+    }
+    var samples = [VariantSamples(), VariantSamples()]
+    for round in 0..<rounds {
+        for offset in 0..<variants.count {
+            let index = (round + offset) % variants.count
+            samples[index].rounds.append(
+                try await measureRound(variants[index], total: workload.requests, concurrency: workload.concurrency))
+        }
+    }
+    return (samples[0], samples[1])
 }
 
 /// The median of `values`; 0 for none.
@@ -46,36 +106,10 @@ func median(_ values: [Double]) -> Double {
     return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
-/// Warms up, then measures every variant `options.repetitions` times, rotating the order
-/// each repetition so no variant always runs first; returns the median req/s per variant.
-func run(_ workload: Workload, options: Options) async throws -> [Double] {
-    for variant in workload.variants {
-        _ = try await measure(variant, total: options.warmup, concurrency: workload.concurrency)
-    }
-    var samples = Array(repeating: [Double](), count: workload.variants.count)
-    for repetition in 0..<options.repetitions {
-        for offset in 0..<workload.variants.count {
-            let index = (repetition + offset) % workload.variants.count
-            let rate = try await measure(workload.variants[index], total: options.requests,
-                                         concurrency: workload.concurrency)
-            samples[index].append(rate)
-        }
-    }
-    return samples.map(median)
-}
-
-/// One table row: the first variant is the baseline the others are divided by.
-func formatRow(_ name: String, variants: [Variant], rates: [Double]) -> String {
-    var row = name.padding(toLength: 24, withPad: " ", startingAt: 0)
-    for (index, (variant, rate)) in zip(variants, rates).enumerated() {
-        row += "  \(variant.name) \(pad(String(Int(rate.rounded())), 6)) req/s"
-        if index > 0, let base = rates.first, base > 0 {
-            row += String(format: " %5.2fx", rate / base)
-        }
-    }
-    return row
-}
-
-private func pad(_ text: String, _ width: Int) -> String {
-    String(repeating: " ", count: max(0, width - text.count)) + text
+/// The `fraction` percentile of `values` (nearest rank); 0 for none.
+func percentile(_ values: [Double], _ fraction: Double) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return 0 }
+    let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
+    return sorted[min(max(rank, 0), sorted.count - 1)]
 }

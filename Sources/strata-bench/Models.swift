@@ -1,12 +1,12 @@
 import Foundation
 import Strata
 
-// The bodies the benchmark reads: a Codable DTO (decoded directly by the raw
-// AsyncHTTPClient variant and `Endpoint(_:decoding:)`) and an application model mapped
-// from it (`Endpoint(_:model:)`, both model layers).
+// The bodies the benchmark reads: a Codable DTO (decoded directly by the raw variants)
+// and an application model mapped from it (`Endpoint(_:model:)`, both model layers).
+// The 1 MB photo list uses the seed-002 models of `StrataDemo` (`PhotoEntry`, `Photo`).
 
 /// `GET /json/user/{id}`: `{"name","age","type","photos":[{"id","ref"}]}`. A Codable
-/// DTO is also a plain `Decodable`, so the raw variant and `Endpoint(_:decoding:)` use it too.
+/// DTO is also a plain `Decodable`, so the raw variants decode it with `JSONDecoder`.
 struct UserEntry: Codable, Sendable {
     struct PhotoEntry: Codable, Sendable {
         var id: String
@@ -50,15 +50,8 @@ extension User: DTODecodable {
     }
 }
 
-/// The small JSON body POSTed to `/echo/bench`.
-struct EchoPayload: Encodable, Sendable {
-    var name = "Ann"
-    var age = 30
-    var tags = ["a", "b", "c"]
-}
-
 /// What `/echo/**` replies (a subset of the server's `EchoReply`), as a Codable DTO;
-/// also what the raw variant and `Endpoint(_:decoding:)` decode.
+/// also what the raw variants decode.
 struct EchoEntry: Codable, Sendable {
     var method: String
     var path: String

@@ -1,21 +1,32 @@
 import Foundation
 
-/// The command line, parsed by hand:
-///
-///     strata-bench [--requests N]                                  # the comparison
-///     strata-bench --soak [--server] [--requests N | --seconds S]  # sustained load
-///                  [--concurrency C] [--idle-seconds S] [--max-growth-mb X]
+/// The command line, parsed by hand (see ``usage``).
 struct Options: Sendable {
-    /// Measured requests per case and repetition.
+    /// What the run does.
+    enum Mode: Sendable {
+        /// The pairs harness (the default).
+        case pairs
+        /// `--soak`: the sustained-load mode.
+        case soak(SoakOptions)
+        /// `--serve` (hidden): the bench server, for the pairs harness's separate process.
+        case serve
+        /// `--callgrind-case NAME --iterations N` (hidden): one case, `N` times, for
+        /// `scripts/callgrind.sh`.
+        case callgrind(name: String, iterations: Int)
+    }
+
+    var mode = Mode.pairs
+    /// Measured requests of a small workload per variant and round; the 1 MB workload
+    /// sends a twentieth of that (at least two per task).
     var requests = 2000
-    /// Unmeasured requests per case before the first repetition.
-    var warmup = 200
-    /// Repetitions per case; the median is reported.
-    var repetitions = 3
-    /// Tasks in the concurrent case.
-    var concurrency = 8
-    /// Set by `--soak`: run the sustained-load mode instead of the comparison.
-    var soak: SoakOptions?
+    /// Measured rounds per workload; each round runs every variant once, the order rotated.
+    var rounds = 5
+    /// Which groups of the harness run.
+    var groups = Set(PairGroup.allCases)
+    /// Whether the server runs in this process rather than in a child process.
+    var inProcess = false
+    /// Where `--json` writes the results, if anywhere.
+    var jsonPath: String?
 
     /// Parses `arguments` (without the program name); `nil` with a message on stderr when invalid.
     static func parse(_ arguments: [String]) -> Options? {
@@ -25,6 +36,9 @@ struct Options: Sendable {
         var requests: Int?
         var seconds: Int?
         var soakOnly: [String] = []
+        var pairsOnly: [String] = []
+        var callgrindCase: String?
+        var iterations = 1
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -52,6 +66,39 @@ struct Options: Sendable {
                 guard let limit: Double = nonNegative(after: argument, in: &rest, "number") else { return nil }
                 soak.maxGrowthMB = limit
                 soakOnly.append(argument)
+            case "--rounds":
+                guard let count = positiveInteger(after: argument, in: &rest) else { return nil }
+                options.rounds = count
+                pairsOnly.append(argument)
+            case "--quick":
+                requests = requests ?? 300
+                options.rounds = 3
+                pairsOnly.append(argument)
+            case "--only":
+                guard let groups = groupList(after: argument, in: &rest) else { return nil }
+                options.groups = groups
+                pairsOnly.append(argument)
+            case "--in-process":
+                options.inProcess = true
+                pairsOnly.append(argument)
+            case "--json":
+                guard let path = rest.popFirst() else {
+                    printError("--json needs a path")
+                    return nil
+                }
+                options.jsonPath = path
+                pairsOnly.append(argument)
+            case "--serve":
+                options.mode = .serve
+            case "--callgrind-case":
+                guard let name = rest.popFirst() else {
+                    printError("--callgrind-case needs a name: \(CallgrindCase.allCases.map(\.rawValue).joined(separator: ", "))")
+                    return nil
+                }
+                callgrindCase = name
+            case "--iterations":
+                guard let count = positiveInteger(after: argument, in: &rest) else { return nil }
+                iterations = count
             case "-h", "--help":
                 print(usage)
                 exit(0)
@@ -61,6 +108,11 @@ struct Options: Sendable {
             }
         }
 
+        if let callgrindCase {
+            options.mode = .callgrind(name: callgrindCase, iterations: iterations)
+            return options
+        }
+        if case .serve = options.mode { return options }
         guard isSoak else {
             if let first = soakOnly.first {
                 printError("\(first) needs --soak\n\(usage)")
@@ -68,6 +120,10 @@ struct Options: Sendable {
             }
             if let requests { options.requests = requests }
             return options
+        }
+        if let first = pairsOnly.first {
+            printError("\(first) cannot be combined with --soak\n\(usage)")
+            return nil
         }
         switch (requests, seconds) {
         case (let requests?, nil): soak.length = .requests(requests)
@@ -77,13 +133,28 @@ struct Options: Sendable {
             printError("--requests and --seconds cannot be combined")
             return nil
         }
-        options.soak = soak
+        options.mode = .soak(soak)
         return options
     }
 
     static let usage = """
-        usage: swift run -c release strata-bench [--requests N]
-                 raw AsyncHTTPClient versus Strata; N requests per case (default 2000)
+        usage: swift run -c release strata-bench [--requests N] [--rounds R] [--quick]
+                 [--only GROUPS] [--in-process] [--json PATH]
+                 the pairs: raw AsyncHTTPClient vs Strata over it, raw URLSession vs Strata
+                 over URLSessionTransport, Strata over an in-memory transport with 0 vs 5
+                 pass-through middleware, plain JSONDecoder vs Strata's two-layer parse;
+                 workloads: GET of a ~200 B user into a model, GET of a 1 MB photo list
+                 mapped through both model layers, a form POST (.formURL); at concurrency
+                 1 and 16 (and 64 on AsyncHTTPClient). Per variant and workload: req/s
+                 median (min-max over rounds), p50/p99 latency, client CPU per request
+                 (getrusage), the ratio Strata/raw, and the issue's targets, met or not.
+                 N: requests per small workload, variant and round (default 2000; the 1 MB
+                   workload sends N/20); R: rounds (default 5), the order rotated each round
+                 --quick: N 300 (unless given) and 3 rounds, for a smoke run
+                 GROUPS: comma-separated of ahc, urlsession, mock, decode (default all)
+                 --in-process: the server runs in this process (its CPU then counts as the
+                   client's); by default the bench starts itself with --serve as a child
+                 --json PATH: the same results as JSON, with a ratio per pair and workload
                swift run -c release strata-bench --soak [--server] [--requests N | --seconds S]
                  [--concurrency C] [--idle-seconds S] [--max-growth-mb X]
                  sustained load with the default 60 s timeout, sampling RSS:
@@ -91,7 +162,24 @@ struct Options: Sendable {
                  or with --server over AsyncHTTPClient against the test server (default 30 s);
                  C tasks (default 16); S seconds idle after the load (default 5);
                  exits 1 when RSS grows more than X MB after the warm-up
+               scripts/callgrind.sh: instructions and allocations per request (valgrind)
         """
+
+    private static func groupList(after flag: String, in rest: inout ArraySlice<String>) -> Set<PairGroup>? {
+        guard let text = rest.popFirst() else {
+            printError("\(flag) needs a list of groups")
+            return nil
+        }
+        var groups = Set<PairGroup>()
+        for name in text.split(separator: ",") {
+            guard let group = PairGroup(rawValue: String(name)) else {
+                printError("\(flag): unknown group \(name); known: \(PairGroup.allCases.map(\.rawValue).joined(separator: ", "))")
+                return nil
+            }
+            groups.insert(group)
+        }
+        return groups.isEmpty ? nil : groups
+    }
 
     private static func nonNegative<Value: LosslessStringConvertible & Comparable & Numeric>(
         after flag: String, in rest: inout ArraySlice<String>, _ kind: String

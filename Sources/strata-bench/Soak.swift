@@ -20,8 +20,7 @@ enum Soak {
     /// Runs the soak mode; returns the exit status: 1 when a request fails or, with
     /// `--max-growth-mb`, when RSS grows more than allowed.
     static func run(_ options: SoakOptions) async -> Int32 {
-        var configuration = Networker.Configuration()
-        if ProcessInfo.processInfo.environment["STRATA_BENCH_NO_DEADLINE"] != nil { configuration.timeout = nil }
+        let configuration = StrataBench.networkerConfiguration
 
         switch options.target {
         case .mock:

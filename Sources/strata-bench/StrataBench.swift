@@ -1,97 +1,65 @@
-// strata-bench: raw AsyncHTTPClient versus Strata over AsyncHTTPClient.
+// strata-bench: what Strata costs on top of its transport. See Benchmarks.md and `--help`.
 //
-//     swift run -c release strata-bench                  # 2000 requests per case
-//     swift run -c release strata-bench --requests 500   # quicker
+//     swift run -c release strata-bench                    # the pairs, ~5 minutes
+//     swift run -c release strata-bench --quick            # a smoke run
+//     swift run -c release strata-bench --json out.json    # and the results as JSON
 //
-// It starts the in-process test server (StrataTestServer) on 127.0.0.1 and, in one run,
-// measures each workload three ways, each on its own `HTTPClient` configured with
-// `HTTPClient.Configuration.strataDefault`:
+// The pairs (Harness.swift), each run in one process in alternating rounds, the order
+// rotated: raw AsyncHTTPClient vs Strata over it; raw URLSession vs Strata over
+// URLSessionTransport; Strata over an in-memory transport with 0 vs 5 pass-through
+// middleware; plain JSONDecoder vs Strata's two-layer parse. The server runs in a child
+// process (this executable with the hidden `--serve`) unless `--in-process`.
 //
-// - raw:               `HTTPClientRequest` → `execute` → `body.collect(upTo:)` →
-//                      `JSONDecoder().decode` into a plain `Decodable`;
-// - strata(model):     `Networker(transport: AsyncHTTPClientTransport(client:))` sending
-//                      `Endpoint(_:model:)`: bytes → DTO → application model;
-// - strata(decodable): the same networker sending `Endpoint(_:decoding:)`.
+// Sustained load, memory and timers (Soak.swift), as .ci/run calls it:
 //
-// Workloads: sequential `GET /json/user/1`, the same from 8 concurrent tasks, and
-// sequential `POST /echo/bench` with a small JSON body. Each variant is warmed up with
-// 200 requests, then measured 3 times (order rotated); the median requests/s is printed
-// with the ratio Strata/raw. Only ratios from the same run are meaningful: absolute numbers
-// depend on the machine (client and server share its cores). See Benchmarks.md.
+//     strata-bench --soak --requests 200000 --max-growth-mb 20 --idle-seconds 0
 //
-// Sustained load, memory and timers (Soak.swift):
+// Instruction and allocation counts: scripts/callgrind.sh, which runs the hidden
+// `--callgrind-case NAME --iterations N` (CallgrindCase.swift) under valgrind.
 //
-//     swift run -c release strata-bench --soak                      # workload A, 200000 requests
-//     swift run -c release strata-bench --soak --server --seconds 60
-//     swift run -c release strata-bench --soak --max-growth-mb 20   # exit 1 past 20 MB of growth
-//
-// With `Networker.Configuration()` (60 s timeout) and `GET` of a user decoded into the
-// model from 16 tasks (`--concurrency`): workload A over `InstantTransport`, an in-bench
-// transport that answers at once (no I/O; `--requests`, default 200000); workload B
-// (`--server`) over `AsyncHTTPClientTransport` against the test server (`--seconds`,
-// default 30). The load runs in ten steps, the first being the warm-up; RSS (Linux:
-// /proc/self/statm; "n/a" elsewhere) is sampled after each, and the growth after the
-// warm-up reported. Then the process idles (`--idle-seconds`, default 5) and reports the
-// CPU time it used meanwhile, where timers left behind by finished requests show up.
-// It exits 1 when a request fails, or with `--max-growth-mb X` when RSS grew more than X MB.
-// STRATA_BENCH_NO_DEADLINE=1 runs either mode with `timeout = nil`.
-//
-// Not part of the tests or CI.
+// STRATA_BENCH_NO_DEADLINE=1 runs every mode's Strata variants with `timeout = nil`.
+// Not part of the tests or CI (but for the soak).
 
-import AsyncHTTPClient
 import Foundation
 import Strata
-import StrataAsyncHTTPClient
-import StrataTestServer
 
 @main
 enum StrataBench {
-    static func main() async {
+    static func main() {
         guard let options = Options.parse(Array(CommandLine.arguments.dropFirst())) else { exit(2) }
-        if let soak = options.soak { exit(await Soak.run(soak)) }
-
-        let server: TestServer
-        do {
-            server = try await TestServer.start()
-        } catch {
-            printError("strata-bench: the test server did not start: \(error)")
-            exit(1)
+        if case .callgrind(let name, let iterations) = options.mode {
+            // valgrind 3.19 crashes once the main thread parks in `dispatchMain()` (as an
+            // async `main` does) and a worker thread starts; so the main thread waits on a
+            // semaphore instead.
+            let done = DispatchSemaphore(value: 0)
+            let status = Locked<Int32>(1)
+            Task.detached {
+                let result = await CallgrindCase.run(name, iterations: iterations)
+                status.withLock { $0 = result }
+                done.signal()
+            }
+            done.wait()
+            exit(status.withLock { $0 })
         }
-        let rawClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .strataDefault)
-        let strataClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .strataDefault)
-        var configuration = Networker.Configuration()
-        if ProcessInfo.processInfo.environment["STRATA_BENCH_NO_DEADLINE"] != nil { configuration.timeout = nil }
-        let networker = Networker(transport: AsyncHTTPClientTransport(client: strataClient), configuration: configuration)
-
-        var failed = false
-        do {
-            try await runAll(options: options, baseURL: server.baseURL, rawClient: rawClient, networker: networker)
-        } catch {
-            printError("strata-bench: \(error)")
-            failed = true
-        }
-
-        // Shut everything down whether or not the run succeeded.
-        for client in [rawClient, strataClient] {
-            do {
-                try await client.shutdown()
-            } catch {
-                printError("strata-bench: client shutdown failed: \(error)")
-                failed = true
+        Task {
+            switch options.mode {
+            case .soak(let soak): exit(await Soak.run(soak))
+            case .serve: exit(await BenchServer.serve())
+            case .callgrind: exit(2)
+            case .pairs: exit(await Harness.run(options))
             }
         }
-        await server.shutdown()
-        exit(failed ? 1 : 0)
+        dispatchMain()
     }
 
-    static func runAll(options: Options, baseURL: URL, rawClient: HTTPClient, networker: Networker) async throws {
-        print("strata-bench: \(options.requests) requests per case, \(options.warmup) warm-up, "
-              + "median of \(options.repetitions), server \(baseURL.absoluteString)")
-        let workloads = makeWorkloads(baseURL: baseURL, rawClient: rawClient, networker: networker,
-                                      concurrency: options.concurrency)
-        for workload in workloads {
-            let rates = try await run(workload, options: options)
-            print(formatRow(workload.name, variants: workload.variants, rates: rates))
-        }
+    /// The client configuration of every Strata variant: the default, or without a
+    /// deadline when `STRATA_BENCH_NO_DEADLINE` is set.
+    static var networkerConfiguration: Networker.Configuration {
+        var configuration = Networker.Configuration()
+        if !deadlineOn { configuration.timeout = nil }
+        return configuration
     }
+
+    /// Whether the Strata variants keep the default deadline.
+    static var deadlineOn: Bool { ProcessInfo.processInfo.environment["STRATA_BENCH_NO_DEADLINE"] == nil }
 }

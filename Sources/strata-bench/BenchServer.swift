@@ -1,0 +1,103 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import StrataTestServer
+
+/// The server the pairs measure against: the test server (`StrataTestServer`: `/json/user/1`,
+/// `/echo/**`, the streaming routes) plus `GET /bench/photos`, the 1 MB photo list.
+///
+/// By default it runs in a child process — this executable started again with the hidden
+/// `--serve` flag, which prints the port and serves until its standard input closes — so
+/// that the client's CPU time is the client's alone. `--in-process` runs it in this process.
+enum BenchServer {
+    /// A running server: where it listens and how to stop it.
+    struct Handle: Sendable {
+        /// `http://127.0.0.1:PORT`.
+        var baseURL: URL
+        /// Where it runs, for the report: "separate process (pid N)" or "in process".
+        var placement: String
+        /// Stops the server and waits for it.
+        var stop: @Sendable () async -> Void
+    }
+
+    /// The line `--serve` prints before the port.
+    static let portPrefix = "strata-bench-serve port "
+
+    /// Starts the server in this process.
+    static func startInProcess() async throws -> Handle {
+        let server = try await TestServer.start(configure: addRoutes)
+        return Handle(baseURL: server.baseURL, placement: "in process") { await server.shutdown() }
+    }
+
+    /// Starts this executable with `--serve` and waits for the port it prints.
+    static func startChild() throws -> Handle {
+        guard let executable = Bundle.main.executableURL else { throw BenchError(description: "no executable path") }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["--serve"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        guard let port = readPort(from: output.fileHandleForReading),
+              let url = URL(string: "http://127.0.0.1:\(port)") else {
+            process.terminate()
+            throw BenchError(description: "the --serve child printed no port")
+        }
+        let pid = process.processIdentifier
+        let writer = input.fileHandleForWriting
+        return Handle(baseURL: url, placement: "separate process (pid \(pid))") {
+            // Closing its standard input tells the child to shut down.
+            try? writer.close()
+            process.waitUntilExit()
+        }
+    }
+
+    /// `--serve`: starts the server, prints ``portPrefix`` and the port, and serves until
+    /// standard input closes (the parent closes it, or exits).
+    static func serve() async -> Int32 {
+        let server: TestServer
+        do {
+            server = try await TestServer.start(configure: addRoutes)
+        } catch {
+            printError("strata-bench --serve: the server did not start: \(error)")
+            return 1
+        }
+        // Unbuffered, so that the parent reads it at once.
+        FileHandle.standardOutput.write(Data((portPrefix + String(server.baseURL.port ?? 0) + "\n").utf8))
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            // A blocking read belongs on a thread of its own, not the cooperative pool.
+            Thread.detachNewThread {
+                _ = FileHandle.standardInput.readDataToEndOfFile()
+                continuation.resume()
+            }
+        }
+        await server.shutdown()
+        return 0
+    }
+
+    /// The bench's own routes, and the streaming routes (`/declared/{bytes}/{name}`).
+    @Sendable static func addRoutes(_ router: Router<BasicRequestContext>) {
+        StreamingRoutes.register(on: router, probe: StreamProbe())
+        let photos = ByteBuffer(bytes: Payloads.photosJSON)
+        router.get("bench/photos") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: photos))
+        }
+    }
+
+    /// Reads lines from `handle` until one carries the port.
+    private static func readPort(from handle: FileHandle) -> Int? {
+        var buffered = Data()
+        while true {
+            let chunk = handle.availableData
+            guard !chunk.isEmpty else { return nil }
+            buffered.append(chunk)
+            // Only whole lines: the last piece may still be arriving.
+            let lines = String(decoding: buffered, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            for line in lines.dropLast() where line.hasPrefix(portPrefix) {
+                return Int(line.dropFirst(portPrefix.count))
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import HTTPTypes
+import Strata
+import struct StrataDemo.Photo
+import struct StrataDemo.PhotoEntry
+
+/// The cases `scripts/callgrind.sh` counts: `strata-bench --callgrind-case NAME
+/// --iterations N` runs case `NAME` `N` times, sequentially, with no I/O. The script runs
+/// each case twice with different `N` under valgrind; the difference of the totals over
+/// the difference of `N` is the cost of one iteration, without the process's start-up.
+enum CallgrindCase: String, CaseIterable {
+    /// One `GET` of the 193-byte user through a `Networker` over ``InstantTransport``
+    /// with 5 pass-through middleware, decoded into the model (bytes → DTO → model).
+    case pipeline5 = "pipeline-5mw"
+    /// The same with no middleware.
+    case pipeline0 = "pipeline-0mw"
+    /// `JSONDecoder().decode` of the same 193 bytes into the DTO, a decoder made per call.
+    case decodeUser = "decode-user-plain"
+    /// Strata's parse of the 1 MB photo list: bytes → `[PhotoEntry]` → `[Photo]`.
+    case decodeMap = "decode-map-1mb"
+    /// Plain `JSONDecoder().decode` of the same bytes into `[PhotoEntry]`.
+    case decodePlain = "decode-plain-1mb"
+
+    /// Runs the case called `name` `iterations` times; returns the exit status.
+    static func run(_ name: String, iterations: Int) async -> Int32 {
+        guard let testCase = CallgrindCase(rawValue: name) else {
+            printError("strata-bench: unknown --callgrind-case \(name); known: "
+                       + allCases.map(\.rawValue).joined(separator: ", "))
+            return 2
+        }
+        do {
+            try await testCase.run(iterations: iterations)
+            return 0
+        } catch {
+            printError("strata-bench --callgrind-case \(name): \(error)")
+            return 1
+        }
+    }
+
+    private func run(iterations: Int) async throws {
+        let configuration = StrataBench.networkerConfiguration
+        switch self {
+        case .pipeline5, .pipeline0:
+            let middleware: [any Middleware] = self == .pipeline5 ? Array(repeating: PassThroughMiddleware(), count: 5) : []
+            let networker = Networker(transport: InstantTransport(), middleware: middleware, configuration: configuration)
+            let request = strataRequests(networker, routes: .instant).user
+            for _ in 0..<iterations { try await request() }
+        case .decodeUser:
+            for _ in 0..<iterations {
+                guard try JSONDecoder().decode(UserEntry.self, from: Payloads.userJSON).photos.count == 3 else {
+                    throw BenchError(description: "wrong user")
+                }
+            }
+        case .decodeMap:
+            let endpoint = Endpoint(RequestDescription(route: InstantTransport.photosURL), model: [Photo].self)
+            let response = RawResponse(head: HTTPResponse(status: .ok), body: Payloads.photosJSON)
+            for _ in 0..<iterations {
+                guard try endpoint.parse(response, configuration.jsonDecoder).count == Payloads.photoCount else {
+                    throw BenchError(description: "wrong photo count")
+                }
+            }
+        case .decodePlain:
+            let body = Payloads.photosJSON
+            for _ in 0..<iterations {
+                guard try Payloads.decodePhotoEntries(body).count == Payloads.photoCount else {
+                    throw BenchError(description: "wrong photo count")
+                }
+            }
+        }
+    }
+}

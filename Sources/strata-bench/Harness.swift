@@ -1,0 +1,187 @@
+import AsyncHTTPClient
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Strata
+import StrataAsyncHTTPClient
+import StrataURLSession
+
+/// The pairs mode: runs every selected group's workloads, prints a table and the
+/// targets, and writes `--json`.
+enum Harness {
+    /// Runs the pairs; returns the exit status (1 when a request failed).
+    static func run(_ options: Options) async -> Int32 {
+        var server: BenchServer.Handle?
+        if !options.groups.isDisjoint(with: [.ahc, .urlsession]) {
+            do {
+                server = options.inProcess ? try await BenchServer.startInProcess() : try BenchServer.startChild()
+            } catch {
+                printError("strata-bench: the server did not start: \(error)")
+                return 1
+            }
+        }
+        var report = RunReport(
+            date: ISO8601DateFormatter().string(from: Date()),
+            machine: "\(ProcessInfo.processInfo.activeProcessorCount) cores, "
+                + ProcessInfo.processInfo.operatingSystemVersionString,
+            server: server.map { "\($0.placement), \($0.baseURL.absoluteString)" } ?? "none",
+            deadline: StrataBench.deadlineOn, rounds: options.rounds, requests: options.requests)
+        print("strata-bench: \(options.requests) requests per small workload, variant and round "
+              + "(1 MB: \(photoRequests(options.requests, concurrency: 1))+), \(options.rounds) rounds, "
+              + "order rotated; deadline \(report.deadline ? "on (60 s)" : "off"); server: \(report.server)")
+        print("CPU is the whole client process's (getrusage)"
+              + (options.inProcess ? ", the in-process server's included." : "; the server's is not."))
+
+        var failed = false
+        if let baseURL = server?.baseURL {
+            // First, while the process is small: later workloads leave freed memory that a
+            // stream would reuse without growing RSS, hiding what it holds.
+            do {
+                report.streams = try await streamChecks(options, baseURL: baseURL)
+            } catch {
+                printError("strata-bench: streaming: \(error)")
+                failed = true
+            }
+        }
+        print(RunReport.tableHeader)
+        for group in PairGroup.allCases where options.groups.contains(group) {
+            do {
+                try await run(group, options: options, baseURL: server?.baseURL) { report.results.append($0) }
+            } catch {
+                printError("strata-bench: \(group.rawValue): \(error)")
+                failed = true
+            }
+        }
+        await server?.stop()
+
+        report.targets = RunReport.targets(report.results, streams: report.streams)
+        print("targets (issue 10):")
+        print(RunReport.format(report.targets))
+        print("allocations: \(report.allocations)")
+        if let path = options.jsonPath {
+            do {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                try encoder.encode(report).write(to: URL(fileURLWithPath: path))
+                print("wrote \(path)")
+            } catch {
+                printError("strata-bench: --json \(path): \(error)")
+                failed = true
+            }
+        }
+        return failed ? 1 : 0
+    }
+
+    /// Measured requests of the 1 MB workload for `requests` small ones.
+    static func photoRequests(_ requests: Int, concurrency: Int) -> Int {
+        max(requests / 20, 2 * concurrency)
+    }
+
+    /// Streams 100 MB through a Strata client of each selected transport group.
+    private static func streamChecks(_ options: Options, baseURL: URL) async throws -> [StreamReport] {
+        var reports: [StreamReport] = []
+        if options.groups.contains(.ahc) {
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .strataDefault)
+            let networker = Networker(transport: AsyncHTTPClientTransport(client: client),
+                                      configuration: StrataBench.networkerConfiguration)
+            let outcome: Result<StreamReport, any Error>
+            do {
+                outcome = .success(try await StreamReport.measure(networker, baseURL: baseURL, group: .ahc))
+            } catch {
+                outcome = .failure(error)
+            }
+            // Shut the client down whether or not the stream succeeded.
+            try? await client.shutdown()
+            reports.append(try outcome.get())
+        }
+        if options.groups.contains(.urlsession) {
+            let networker = Networker(transport: URLSessionTransport(), configuration: StrataBench.networkerConfiguration)
+            reports.append(try await StreamReport.measure(networker, baseURL: baseURL, group: .urlsession))
+        }
+        for stream in reports {
+            print("\(stream.group.rawValue): streamed \(stream.bytes / 1_048_576) MB through Networker.stream in "
+                  + String(format: "%.1f s", stream.seconds) + ", peak RSS growth "
+                  + (stream.peakGrowthMB.map { String(format: "%+.1f MB", $0) } ?? "n/a"))
+        }
+        return reports
+    }
+
+    /// Runs one group's workloads, handing each result to `record` as it is printed.
+    private static func run(
+        _ group: PairGroup,
+        options: Options,
+        baseURL: URL?,
+        record: (WorkloadReport) -> Void
+    ) async throws {
+        print("-- \(group.title)")
+        let configuration = StrataBench.networkerConfiguration
+        switch group {
+        case .ahc:
+            guard let baseURL else { return }
+            let routes = Routes(baseURL: baseURL)
+            let rawClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .strataDefault)
+            let strataClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .strataDefault)
+            let networker = Networker(transport: AsyncHTTPClientTransport(client: strataClient), configuration: configuration)
+            var failure: (any Error)?
+            do {
+                try await runWorkloads(group, options: options, record: record,
+                                       baseline: ("raw", rawAsyncHTTPClientRequests(rawClient, routes: routes)),
+                                       subject: ("strata", strataRequests(networker, routes: routes)))
+            } catch {
+                failure = error
+            }
+            // Shut both clients down whether or not the run succeeded.
+            try? await rawClient.shutdown()
+            try? await strataClient.shutdown()
+            if let failure { throw failure }
+        case .urlsession:
+            guard let baseURL else { return }
+            let routes = Routes(baseURL: baseURL)
+            let session = URLSession(configuration: .default)
+            defer { session.invalidateAndCancel() }
+            let networker = Networker(transport: URLSessionTransport(), configuration: configuration)
+            try await runWorkloads(group, options: options, record: record,
+                                   baseline: ("raw", rawURLSessionRequests(session, routes: routes)),
+                                   subject: ("strata", strataRequests(networker, routes: routes)))
+        case .mock:
+            let bare = Networker(transport: InstantTransport(), configuration: configuration)
+            let layered = Networker(transport: InstantTransport(),
+                                    middleware: Array(repeating: PassThroughMiddleware(), count: 5),
+                                    configuration: configuration)
+            try await runWorkloads(group, options: options, record: record,
+                                   baseline: ("strata 0 mw", strataRequests(bare, routes: .instant)),
+                                   subject: ("strata 5 mw", strataRequests(layered, routes: .instant)))
+        case .decode:
+            let sets = decodeRequests()
+            try await runWorkloads(group, options: options, record: record,
+                                   baseline: ("JSONDecoder", sets.plain), subject: ("strata parse", sets.strata))
+        }
+    }
+
+    private static func runWorkloads(
+        _ group: PairGroup,
+        options: Options,
+        record: (WorkloadReport) -> Void,
+        baseline: (name: String, requests: RequestSet),
+        subject: (name: String, requests: RequestSet)
+    ) async throws {
+        for kind in [WorkloadKind.user, .photos, .form] {
+            for concurrency in group.concurrencies {
+                var requests = kind == .photos
+                    ? photoRequests(options.requests, concurrency: concurrency) : options.requests
+                // Without I/O a small request is cheap: more of them give steadier figures.
+                if kind != .photos && (group == .decode || group == .mock) { requests *= 5 }
+                let workload = Workload(
+                    kind: kind, concurrency: concurrency, requests: requests,
+                    baseline: Variant(name: baseline.name, request: baseline.requests.request(for: kind)),
+                    subject: Variant(name: subject.name, request: subject.requests.request(for: kind)))
+                let samples = try await measure(workload, rounds: options.rounds)
+                let result = WorkloadReport(group: group, workload: workload,
+                                            baseline: samples.baseline, subject: samples.subject)
+                print(RunReport.rows(result))
+                record(result)
+            }
+        }
+    }
+}

@@ -1,0 +1,198 @@
+import AsyncHTTPClient
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPTypes
+import NIOCore
+import NIOFoundationCompat
+import Strata
+import StrataAsyncHTTPClient
+import StrataURLSession
+import struct StrataDemo.Photo
+import struct StrataDemo.PhotoEntry
+
+/// The harness's groups, each a pair of variants run side by side in one process.
+enum PairGroup: String, CaseIterable, Sendable, Codable {
+    /// Raw AsyncHTTPClient vs Strata over `AsyncHTTPClientTransport`.
+    case ahc
+    /// Raw URLSession (FoundationNetworking on Linux) vs Strata over `URLSessionTransport`.
+    case urlsession
+    /// Strata over ``InstantTransport`` with 0 vs 5 pass-through middleware: the pure
+    /// pipeline cost, no I/O.
+    case mock
+    /// Plain `JSONDecoder` into the DTO vs Strata's parse (bytes → DTO → model), no pipeline.
+    case decode
+
+    /// What the group compares, for the report.
+    var title: String {
+        switch self {
+        case .ahc: "raw AsyncHTTPClient vs Strata over AsyncHTTPClientTransport"
+        case .urlsession: "raw URLSession vs Strata over URLSessionTransport"
+        case .mock: "Strata over the in-memory transport, 0 vs 5 pass-through middleware"
+        case .decode: "plain JSONDecoder into the DTO vs Strata's two-layer parse (no pipeline)"
+        }
+    }
+
+    /// The concurrencies each workload runs at.
+    var concurrencies: [Int] {
+        switch self {
+        case .ahc: [1, 16, 64]
+        case .urlsession, .mock: [1, 16]
+        case .decode: [1]
+        }
+    }
+}
+
+/// A middleware that passes everything on unchanged: the cost of a step itself.
+struct PassThroughMiddleware: Middleware {
+    func intercept(
+        _ request: HTTPRequest,
+        body: MessageBody?,
+        context: MiddlewareContext,
+        next: MiddlewareNext
+    ) async throws -> (HTTPResponse, MessageBody?) {
+        try await next(request, body, context)
+    }
+}
+
+/// The per-request settings both sides share: Strata's defaults (60 s for the whole
+/// exchange, 32 MiB of body at most).
+enum Limits {
+    static let timeout: TimeAmount = .seconds(60)
+    static let maxBody = 32 * 1024 * 1024
+}
+
+/// The three requests of a pair, as closures: each sends one request and checks its answer.
+struct RequestSet: Sendable {
+    var user: @Sendable () async throws -> Void
+    var photos: @Sendable () async throws -> Void
+    var form: @Sendable () async throws -> Void
+
+    func request(for kind: WorkloadKind) -> @Sendable () async throws -> Void {
+        switch kind {
+        case .user: user
+        case .photos: photos
+        case .form: form
+        }
+    }
+}
+
+/// Where the workloads' requests go.
+struct Routes: Sendable {
+    var user: URL
+    var photos: URL
+    var form: URL
+
+    init(baseURL: URL) {
+        user = baseURL.appendingPathComponent("json/user/1")
+        photos = baseURL.appendingPathComponent("bench/photos")
+        form = baseURL.appendingPathComponent("echo/form")
+    }
+
+    /// The in-memory transport's routes.
+    static let instant = Routes(user: InstantTransport.userURL, photos: InstantTransport.photosURL,
+                                form: InstantTransport.formURL)
+
+    private init(user: URL, photos: URL, form: URL) {
+        self.user = user
+        self.photos = photos
+        self.form = form
+    }
+}
+
+/// Strata's side of every pair: the same three endpoints through any `Networker`.
+func strataRequests(_ networker: Networker, routes: Routes) -> RequestSet {
+    let user = Endpoint(RequestDescription(route: routes.user), model: User.self)
+    let photos = Endpoint(RequestDescription(route: routes.photos), model: [Photo].self)
+    let form = Endpoint(RequestDescription(route: routes.form, method: .post, parameters: Payloads.form,
+                                           encoding: .formURL), model: Echo.self)
+    return RequestSet(
+        user: { try check(user: try await networker.send(user).name) },
+        photos: { try check(photoCount: try await networker.send(photos).count) },
+        form: { try check(form: try await networker.send(form).body.count) })
+}
+
+/// Raw AsyncHTTPClient: `HTTPClientRequest` → `execute` → `collect` → `JSONDecoder` into the DTO.
+func rawAsyncHTTPClientRequests(_ client: HTTPClient, routes: Routes) -> RequestSet {
+    @Sendable func get(_ url: URL) async throws -> ByteBuffer {
+        let response = try await client.execute(HTTPClientRequest(url: url.absoluteString), timeout: Limits.timeout)
+        guard response.status == .ok else { throw BenchError(description: "GET \(url.path): \(response.status)") }
+        return try await response.body.collect(upTo: Limits.maxBody)
+    }
+    return RequestSet(
+        user: { try check(user: try JSONDecoder().decode(UserEntry.self, from: try await get(routes.user)).name) },
+        photos: {
+            try check(photoCount: try JSONDecoder().decode([PhotoEntry].self, from: try await get(routes.photos)).count)
+        },
+        form: {
+            var request = HTTPClientRequest(url: routes.form.absoluteString)
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded; charset=utf-8")
+            request.body = .bytes(ByteBuffer(string: Payloads.formBody))
+            let response = try await client.execute(request, timeout: Limits.timeout)
+            guard response.status == .ok else { throw BenchError(description: "POST form: \(response.status)") }
+            let body = try await response.body.collect(upTo: Limits.maxBody)
+            try check(form: try JSONDecoder().decode(EchoEntry.self, from: body).body.count)
+        })
+}
+
+/// Raw URLSession: `URLRequest` → `data(for:)` → `JSONDecoder` into the DTO.
+func rawURLSessionRequests(_ session: URLSession, routes: Routes) -> RequestSet {
+    @Sendable func load(_ request: URLRequest) async throws -> Data {
+        var request = request
+        request.timeoutInterval = 60
+        let (data, response) = try await session.data(for: request)
+        guard let http = response as? HTTPURLResponse, http.statusCode == 200 else {
+            throw BenchError(description: "\(request.url?.path ?? "?"): not 200")
+        }
+        return data
+    }
+    return RequestSet(
+        user: { try check(user: try JSONDecoder().decode(UserEntry.self, from: try await load(URLRequest(url: routes.user))).name) },
+        photos: {
+            try check(photoCount: try JSONDecoder().decode([PhotoEntry].self,
+                                                           from: try await load(URLRequest(url: routes.photos))).count)
+        },
+        form: {
+            var request = URLRequest(url: routes.form)
+            request.httpMethod = "POST"
+            request.setValue("application/x-www-form-urlencoded; charset=utf-8", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(Payloads.formBody.utf8)
+            try check(form: try JSONDecoder().decode(EchoEntry.self, from: try await load(request)).body.count)
+        })
+}
+
+/// The `decode` group: the bodies parsed without any pipeline, plain `JSONDecoder`
+/// (one instance, made once) against Strata's parse of the same endpoints.
+func decodeRequests() -> (plain: RequestSet, strata: RequestSet) {
+    let decoder = JSONDecoder()
+    let strataDecoder = Networker.Configuration().jsonDecoder
+    let head = HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"])
+    let user = Endpoint(RequestDescription(route: Routes.instant.user), model: User.self)
+    let photos = Endpoint(RequestDescription(route: Routes.instant.photos), model: [Photo].self)
+    let form = Endpoint(RequestDescription(route: Routes.instant.form), model: Echo.self)
+    let plain = RequestSet(
+        user: { try check(user: try decoder.decode(UserEntry.self, from: Payloads.userJSON).name) },
+        photos: { try check(photoCount: try decoder.decode([PhotoEntry].self, from: Payloads.photosJSON).count) },
+        form: { try check(form: try decoder.decode(EchoEntry.self, from: Payloads.formEchoJSON).body.count) })
+    let strata = RequestSet(
+        user: { try check(user: try user.parse(RawResponse(head: head, body: Payloads.userJSON), strataDecoder).name) },
+        photos: {
+            try check(photoCount: try photos.parse(RawResponse(head: head, body: Payloads.photosJSON), strataDecoder).count)
+        },
+        form: { try check(form: try form.parse(RawResponse(head: head, body: Payloads.formEchoJSON), strataDecoder).body.count) })
+    return (plain, strata)
+}
+
+private func check(user name: String) throws {
+    guard name == "User 1" else { throw BenchError(description: "unexpected user \(name)") }
+}
+
+private func check(photoCount: Int) throws {
+    guard photoCount == Payloads.photoCount else { throw BenchError(description: "\(photoCount) photos") }
+}
+
+private func check(form bodyLength: Int) throws {
+    guard bodyLength > 0 else { throw BenchError(description: "the form echo has no body") }
+}

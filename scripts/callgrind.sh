@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Instructions and heap allocations per request, counted by valgrind: repeatable where
+# wall-clock time is not (the same binary and input give the same count whatever else
+# the machine does).
+#
+#     scripts/callgrind.sh                    # every case
+#     scripts/callgrind.sh pipeline-5mw       # some cases
+#     SKIP_BUILD=1 scripts/callgrind.sh       # use the release build as it is
+#
+# Each case (see Sources/strata-bench/CallgrindCase.swift) runs as
+# `strata-bench --callgrind-case NAME --iterations N` twice, with N1 and N2 iterations,
+# under `valgrind --tool=callgrind` (instructions, Ir) and `valgrind --tool=memcheck`
+# (allocations, from its heap summary). (count(N2) - count(N1)) / (N2 - N1) is the cost
+# of one iteration without the process's start-up and the first iteration's one-time work.
+#
+# Cases: pipeline-5mw (one GET through a Networker with 5 pass-through middleware over
+# the in-memory transport, the 193-byte user decoded into the model), pipeline-0mw,
+# decode-user-plain (JSONDecoder().decode of the same bytes), decode-map-1mb (Strata's
+# parse of the 1 MB photo list: bytes -> DTO -> model), decode-plain-1mb (plain
+# JSONDecoder into the DTO). Needs valgrind (apt-get install -y valgrind).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+command -v valgrind >/dev/null || { echo "callgrind.sh: valgrind is not installed (apt-get install -y valgrind)" >&2; exit 1; }
+if [[ -z "${SKIP_BUILD:-}" ]]; then
+    swift build -c release --product strata-bench 2>&1 | grep -E "error|warning: " || true
+fi
+built="$(swift build -c release --show-bin-path)/strata-bench"
+[[ -x "$built" ]] || { echo "callgrind.sh: $built not built" >&2; exit 1; }
+
+cases=("$@")
+[[ ${#cases[@]} -gt 0 ]] || cases=(pipeline-5mw pipeline-0mw decode-user-plain decode-map-1mb decode-plain-1mb)
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+# valgrind 3.19 cannot read the DWARF that Swift 6.3 writes ("Possibly corrupted debuginfo
+# file"): count a copy without it (the symbols stay).
+bin="$work/strata-bench"
+cp "$built" "$bin"
+strip --strip-debug "$bin"
+
+# instructions CASE N: the total Ir of one run.
+instructions() {
+    valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$bin" --callgrind-case "$1" --iterations "$2" \
+        >/dev/null 2>"$work/cg.log" || { cat "$work/cg.log" >&2; exit 1; }
+    awk '/^(summary|totals):/ { print $2; exit }' "$work/cg.out"
+}
+
+# allocations CASE N: the heap allocations of one run.
+allocations() {
+    valgrind --tool=memcheck --leak-check=no "$bin" --callgrind-case "$1" --iterations "$2" \
+        >/dev/null 2>"$work/mc.log" || { cat "$work/mc.log" >&2; exit 1; }
+    sed -n 's/.*total heap usage: \([0-9,]*\) allocs.*/\1/p' "$work/mc.log" | tr -d ,
+}
+
+printf "%-20s %8s %16s %14s\n" case "ΔN" "instructions/it" "allocs/it"
+for name in "${cases[@]}"; do
+    case "$name" in
+        *-1mb) n1=2; n2=6 ;;
+        *) n1=100; n2=1100 ;;
+    esac
+    i1=$(instructions "$name" $n1); i2=$(instructions "$name" $n2)
+    a1=$(allocations "$name" $n1); a2=$(allocations "$name" $n2)
+    awk -v name="$name" -v dn=$((n2 - n1)) -v i1="$i1" -v i2="$i2" -v a1="$a1" -v a2="$a2" \
+        'BEGIN { printf "%-20s %8d %16.0f %14.1f\n", name, dn, (i2 - i1) / dn, (a2 - a1) / dn }'
+done
