@@ -84,6 +84,11 @@ enum BenchServer {
         router.get("bench/photos") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: photos))
         }
+        let user = ByteBuffer(bytes: Payloads.userJSON)
+        router.get("bench/user-cached") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "max-age=3600"],
+                     body: .init(byteBuffer: user))
+        }
     }
 
     /// Reads lines from `handle` until one carries the port.

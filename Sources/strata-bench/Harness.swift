@@ -5,6 +5,7 @@ import FoundationNetworking
 #endif
 import Strata
 import StrataAsyncHTTPClient
+import StrataSQLiteCache
 import StrataURLSession
 
 /// The pairs mode: runs every selected group's workloads, prints a table and the
@@ -13,7 +14,7 @@ enum Harness {
     /// Runs the pairs; returns the exit status (1 when a request failed).
     static func run(_ options: Options) async -> Int32 {
         var server: BenchServer.Handle?
-        if !options.groups.isDisjoint(with: [.ahc, .urlsession]) {
+        if !options.groups.isDisjoint(with: [.ahc, .urlsession, .cacheMemory, .cacheSQLite]) {
             do {
                 server = options.inProcess ? try await BenchServer.startInProcess() : try BenchServer.startChild()
             } catch {
@@ -156,6 +157,27 @@ enum Harness {
             let sets = decodeRequests()
             try await runWorkloads(group, options: options, record: record,
                                    baseline: ("JSONDecoder", sets.plain), subject: ("strata parse", sets.strata))
+        case .cacheMemory, .cacheSQLite:
+            guard let baseURL else { return }
+            let routes = Routes.cached(baseURL: baseURL)
+            let file = FileManager.default.temporaryDirectory
+                .appendingPathComponent("strata-bench-\(ProcessInfo.processInfo.processIdentifier).sqlite").path
+            defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
+            let store: any CacheStore = group == .cacheMemory ? MemoryCacheStore() : try SQLiteCacheStore(path: file)
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .strataDefault)
+            let plain = Networker(transport: AsyncHTTPClientTransport(client: client), configuration: configuration)
+            let cached = Networker(transport: AsyncHTTPClientTransport(client: client),
+                                   middleware: [CacheMiddleware(store: store)], configuration: configuration)
+            var failure: (any Error)?
+            do {
+                try await runWorkloads(group, options: options, record: record, kinds: [.user],
+                                       baseline: ("loopback", strataRequests(plain, routes: routes)),
+                                       subject: ("cache hit", strataRequests(cached, routes: routes)))
+            } catch {
+                failure = error
+            }
+            try? await client.shutdown()
+            if let failure { throw failure }
         }
     }
 
@@ -163,10 +185,11 @@ enum Harness {
         _ group: PairGroup,
         options: Options,
         record: (WorkloadReport) -> Void,
+        kinds: [WorkloadKind] = [.user, .photos, .form],
         baseline: (name: String, requests: RequestSet),
         subject: (name: String, requests: RequestSet)
     ) async throws {
-        for kind in [WorkloadKind.user, .photos, .form] {
+        for kind in kinds {
             for concurrency in group.concurrencies {
                 var requests = kind == .photos
                     ? photoRequests(options.requests, concurrency: concurrency) : options.requests

@@ -23,6 +23,10 @@ enum PairGroup: String, CaseIterable, Sendable, Codable {
     case mock
     /// Plain `JSONDecoder` into the DTO vs Strata's parse (bytes → DTO → model), no pipeline.
     case decode
+    /// Strata over AsyncHTTPClient: a loopback request vs a hit in a `MemoryCacheStore`.
+    case cacheMemory = "cache-memory"
+    /// Strata over AsyncHTTPClient: a loopback request vs a hit in a `SQLiteCacheStore`.
+    case cacheSQLite = "cache-sqlite"
 
     /// What the group compares, for the report.
     var title: String {
@@ -31,6 +35,8 @@ enum PairGroup: String, CaseIterable, Sendable, Codable {
         case .urlsession: "raw URLSession vs Strata over URLSessionTransport"
         case .mock: "Strata over the in-memory transport, 0 vs 5 pass-through middleware"
         case .decode: "plain JSONDecoder into the DTO vs Strata's two-layer parse (no pipeline)"
+        case .cacheMemory: "Strata over AsyncHTTPClient: a loopback request vs a hit in MemoryCacheStore"
+        case .cacheSQLite: "Strata over AsyncHTTPClient: a loopback request vs a hit in SQLiteCacheStore"
         }
     }
 
@@ -38,7 +44,7 @@ enum PairGroup: String, CaseIterable, Sendable, Codable {
     var concurrencies: [Int] {
         switch self {
         case .ahc: [1, 16, 64]
-        case .urlsession, .mock: [1, 16]
+        case .urlsession, .mock, .cacheMemory, .cacheSQLite: [1, 16]
         case .decode: [1]
         }
     }
@@ -88,6 +94,13 @@ struct Routes: Sendable {
         user = baseURL.appendingPathComponent("json/user/1")
         photos = baseURL.appendingPathComponent("bench/photos")
         form = baseURL.appendingPathComponent("echo/form")
+    }
+
+    /// The routes with `user` answered with `Cache-Control: max-age=3600`: every request
+    /// after the first is a cache hit for a client with a cache.
+    static func cached(baseURL: URL) -> Routes {
+        let routes = Routes(baseURL: baseURL)
+        return Routes(user: baseURL.appendingPathComponent("bench/user-cached"), photos: routes.photos, form: routes.form)
     }
 
     /// The in-memory transport's routes.

@@ -141,6 +141,15 @@ extension RunReport {
             detail: pipeline.map { String(format: "%.1f µs per request sequential (CPU %.1f µs); allocations: "
                                               + "scripts/callgrind.sh", 1e6 / $0.subject.requestsPerSecond.median,
                                           $0.subject.cpuMicrosPerRequest) } ?? ""))
+        for (group, name, share) in [(PairGroup.cacheMemory, "the memory store", 0.05), (.cacheSQLite, "SQLite", 0.20)] {
+            let hit = results.first { $0.group == group && $0.concurrency == 1 }
+            targets.append(TargetReport(
+                target: "a cache hit from \(name) costs <= \(Int(share * 100))% of a loopback request",
+                met: hit.map { $0.ratio > 0 && 1 / $0.ratio <= share },
+                detail: hit.map { String(format: "%.1f%% (%.1f vs %.1f µs sequential)", 100 / $0.ratio,
+                                         1e6 / $0.subject.requestsPerSecond.median,
+                                         1e6 / $0.baseline.requestsPerSecond.median) } ?? ""))
+        }
         let growths = streams.compactMap { stream in stream.peakGrowthMB.map { (stream.group, $0) } }
         targets.append(TargetReport(
             target: "streaming 100 MB through Networker.stream: peak RSS growth < 32 MB",
