@@ -24,47 +24,42 @@ enum FeedRoutes {
             return Responses.json(feed, status: .created, headers: [.location: "/feeds/\(feed.id)", .cacheControl: "no-store"])
         }
         router.get("feeds/:id") { request, context in
-            guard let id = context.parameters.get("id", as: Int.self) else {
-                return Responses.error("the feed id is not a number", status: .badRequest)
-            }
-            switch await feeds.read(id: id, ifNoneMatch: request.headers[.ifNoneMatch]) {
-            case .unknown:
-                return unknown(id)
-            case .unavailable:
-                return Responses.error("feed \(id) has an outage", status: .serviceUnavailable, headers: [.retryAfter: "0"])
-            case .notModified(let etag):
-                return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: cacheControl])
-            case .feed(let feed, let etag):
-                return Responses.json(feed, headers: [.eTag: etag, .cacheControl: cacheControl])
+            await answer(context) { id in
+                switch await feeds.read(id: id, ifNoneMatch: request.headers[.ifNoneMatch]) {
+                case .unknown:
+                    nil
+                case .unavailable:
+                    Responses.error("feed \(id) has an outage", status: .serviceUnavailable, headers: [.retryAfter: "0"])
+                case .notModified(let etag):
+                    Response(status: .notModified, headers: [.eTag: etag, .cacheControl: cacheControl])
+                case .feed(let feed, let etag):
+                    Responses.json(feed, headers: [.eTag: etag, .cacheControl: cacheControl])
+                }
             }
         }
         router.post("feeds/:id/posts") { _, context in
-            try await control(context) { id in await feeds.publish(id: id).map { Responses.json($0, headers: [.cacheControl: "no-store"]) } }
+            await answer(context) { id in await feeds.publish(id: id).map { Responses.json($0, headers: [.cacheControl: "no-store"]) } }
         }
         router.put("feeds/:id/outage") { _, context in
-            try await control(context) { id in await feeds.setOutage(true, id: id) ? Response(status: .noContent) : nil }
+            await answer(context) { id in await feeds.setOutage(true, id: id) ? Response(status: .noContent) : nil }
         }
         router.delete("feeds/:id/outage") { _, context in
-            try await control(context) { id in await feeds.setOutage(false, id: id) ? Response(status: .noContent) : nil }
+            await answer(context) { id in await feeds.setOutage(false, id: id) ? Response(status: .noContent) : nil }
         }
         router.get("feeds/:id/stats") { _, context in
-            try await control(context) { id in await feeds.stats(id: id).map { Responses.json($0, headers: [.cacheControl: "no-store"]) } }
+            await answer(context) { id in await feeds.stats(id: id).map { Responses.json($0, headers: [.cacheControl: "no-store"]) } }
         }
     }
 
-    /// Runs a control route for the feed in the path: 400 for an id that is not a
-    /// number, 404 when `body` finds no such feed.
-    private static func control(
+    /// Answers a route of the feed in the path: 400 for an id that is not a number,
+    /// 404 when `body` finds no such feed.
+    private static func answer(
         _ context: BasicRequestContext,
-        _ body: (Int) async throws -> Response?
-    ) async throws -> Response {
+        _ body: (Int) async -> Response?
+    ) async -> Response {
         guard let id = context.parameters.get("id", as: Int.self) else {
             return Responses.error("the feed id is not a number", status: .badRequest)
         }
-        return try await body(id) ?? unknown(id)
-    }
-
-    private static func unknown(_ id: Int) -> Response {
-        Responses.error("no feed with id \(id)", status: .notFound)
+        return await body(id) ?? Responses.error("no feed with id \(id)", status: .notFound)
     }
 }
