@@ -64,3 +64,17 @@ struct FlakyPayload: Codable, Sendable {
 struct ErrorPayload: Codable, Sendable {
     var error: String
 }
+
+/// A feed: its posts, oldest first, and its revision, which a new post increments.
+struct FeedPayload: Codable, Sendable, Equatable {
+    var id: Int
+    var revision: Int
+    var posts: [String]
+}
+
+/// What the `GET`s of one feed got: all of them, the `304`s and the `503`s.
+struct FeedStatsPayload: Codable, Sendable, Equatable {
+    var requests: Int
+    var notModified: Int
+    var failed: Int
+}

@@ -56,6 +56,12 @@ struct DemoTourTests {
         #expect(report.allPassed, "\(report.failures.map(Transcript.line(for:)))")
         #expect(report.results.map(\.step) == TourStepID.allCases)
         #expect(report.results.allSatisfy { $0.exchange != nil })
+        // Sixteen steps in seven sections, the caching section last with its two steps.
+        #expect(report.results.count == 16)
+        var sections: [TourSection] = []
+        for result in report.results where sections.last != result.section { sections.append(result.section) }
+        #expect(sections == [.models, .callbacks, .encodings, .headersAndAuth, .errors, .resilience, .caching])
+        #expect(report.results.filter { $0.section == .caching }.map(\.step) == [.cacheThenRemote, .offlineFallback])
     }
 
     @Test("the steps decode exactly what the server sent", arguments: DemoTransportKind.allCases)
@@ -115,9 +121,35 @@ struct DemoTourTests {
         #expect(report[.tokenRefresh]?.value as? StrataDemo.User == Self.ann)
         #expect(report[.tokenRefresh]?.exchange == RecordedExchange(method: "GET", target: "/me", status: 200))
         #expect(report[.tokenRefresh]?.summary == "401 for an expired token → 1 refresh (signed in again) → User(name: \"Ann\", photos: 2)")
+
+        // cacheThenRemote: the network; after a new post, the stored feed, then the fresh one.
+        let welcome = "Welcome to feed 1"
+        let cached = try #require(report[.cacheThenRemote]?.value as? FeedLoads)
+        #expect(cached.sources == [.network, .cache, .network])
+        #expect(cached.loads.map(\.feed.id) == [1, 1, 1])
+        #expect(cached.loads.map(\.feed.revision) == [1, 1, 2])
+        #expect(cached.loads.map(\.feed.posts) == [[welcome], [welcome], [welcome, "Post 2 of feed 1"]])
+        #expect(cached.loads.map { $0.cache?.isStale } == [false, true, false])
+        #expect(cached.stats == FeedStats(requests: 2, notModified: 0, failed: 0))
+        #expect(report[.cacheThenRemote]?.exchange == RecordedExchange(method: "GET", target: "/feeds/1", status: 200))
+        let storedAge = try #require(cached.loads[1].cache?.age).components.seconds
+        #expect(report[.cacheThenRemote]?.summary == "1st: network Feed(revision: 1, posts: 1); a new post; "
+            + "2nd: cache (age \(storedAge) s, stale) Feed(revision: 1, posts: 1), then network Feed(revision: 2, posts: 2); "
+            + "server saw 2 GETs")
+        // The offline fallback: the server answers 503 and the stored feed is served.
+        let offline = try #require(report[.offlineFallback]?.value as? FeedLoads)
+        #expect(offline.sources == [.network, .cache])
+        #expect(offline.loads.map(\.feed.id) == [2, 2])
+        #expect(offline.loads.map(\.feed.posts) == [["Welcome to feed 2"], ["Welcome to feed 2"]])
+        #expect(offline.loads.map { $0.cache?.isStale } == [false, true])
+        #expect(offline.stats == FeedStats(requests: 2, notModified: 0, failed: 1))
+        #expect(report[.offlineFallback]?.exchange == RecordedExchange(method: "GET", target: "/feeds/2", status: 503))
+        let offlineAge = try #require(offline.loads[1].cache?.age).components.seconds
+        #expect(report[.offlineFallback]?.summary == "online: network Feed(revision: 1, posts: 1); "
+            + "outage, 503 → stored copy: cache (age \(offlineAge) s, stale) Feed(revision: 1, posts: 1)")
     }
 
-    @Test("later tours against the same server pass too; /flaky, recovered, needs no retry")
+    @Test("later tours against the same server pass too; /flaky, recovered, needs no retry; each tour has its own feeds")
     func repeatedToursOnSameServer() async throws {
         let reports = try await DemoTransportKind.asyncHTTPClient.withServer { server, transport in
             var reports: [TourReport] = []
@@ -131,6 +163,11 @@ struct DemoTourTests {
         }
         #expect(reports.map { $0[.flaky]?.exchange?.status } == [200, 200, 200])
         #expect(reports.map { ($0[.flaky]?.value as? JSON)?["attempt"]?.intValue } == [3, 4, 5])
+        // Each tour's caching steps use feeds of their own, so the server's counts are theirs alone.
+        let offline = reports.map { $0[.offlineFallback]?.value as? FeedLoads }
+        #expect(offline.map { $0?.loads.first?.feed.id } == [2, 4, 6])
+        #expect(offline.map { $0?.stats.failed } == [1, 1, 1])
+        #expect(reports.map { ($0[.cacheThenRemote]?.value as? FeedLoads)?.sources } == Array(repeating: [.network, .cache, .network], count: 3))
     }
 
     @Test("a tour against a server that is not there fails, step by step, with transport errors")

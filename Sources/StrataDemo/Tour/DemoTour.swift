@@ -3,8 +3,8 @@ import HTTPTypes
 import Strata
 
 /// The guided tour of Strata: a sequence of steps against the demo API that show the
-/// model layers, the encodings, callbacks, headers, auth and typed errors, each
-/// checked against what it should produce.
+/// model layers, the encodings, callbacks, headers, auth, typed errors, resilience and
+/// caching, each checked against what it should produce.
 ///
 /// ```swift
 /// let tour = DemoTour(baseURL: server.baseURL, transport: AsyncHTTPClientTransport())
@@ -75,8 +75,19 @@ public struct DemoTour: Sendable {
                 configuration: configuration)
         }
         let networker = client(nil)
+        // The caching steps' client: the cache after the (absent) authentication, as the
+        // README recommends, and the recorder below it, so a stored answer records nothing.
+        let cache = CacheMiddleware(store: MemoryCacheStore(capacity: 1024 * 1024))
+        let cachingNetworker = Networker(
+            transport: transport,
+            middleware: .resilient(
+                perAttempt: [HeadersMiddleware(Self.clientHeaders), cache, ExchangeRecorder(log: exchanges)] + middleware),
+            configuration: configuration)
+        let backstage = Networker(transport: transport, middleware: [HeadersMiddleware(Self.clientHeaders)] + middleware,
+                                  configuration: configuration)
         let session = TourSession(api: DemoAPI(baseURL: baseURL), networker: networker, tokens: tokens,
-                                  authenticatedNetworker: { client($0) })
+                                  authenticatedNetworker: { client($0) }, cachingNetworker: cachingNetworker,
+                                  backstage: backstage)
 
         var results: [TourStepResult] = []
         var unreachable: String?

@@ -41,3 +41,18 @@ extension EchoedHeaders {
         return "EchoedHeaders(\(shown.joined(separator: ", ")))"
     }
 }
+
+extension Feed {
+    /// `Feed(revision: 2, posts: 2)`.
+    var summary: String { "Feed(revision: \(revision), posts: \(posts.count))" }
+}
+
+extension FeedLoads.Load {
+    /// `cache (age 0 s, stale) Feed(revision: 1, posts: 1)`.
+    var summary: String {
+        guard let cache else { return feed.summary }
+        let stale = cache.isStale ? ", stale" : ""
+        let origin = cache.source == .network ? "\(cache.source)" : "\(cache.source) (age \(cache.age.components.seconds) s\(stale))"
+        return "\(origin) \(feed.summary)"
+    }
+}

@@ -12,6 +12,8 @@ public enum TourSection: String, Sendable, CaseIterable {
     case errors
     /// Retries, token refresh and the other resilience steps.
     case resilience
+    /// A ``CacheMiddleware``: the cached value then the fresh one, and the offline fallback.
+    case caching
 
     /// The heading printed before the section's steps.
     public var title: String {
@@ -22,6 +24,7 @@ public enum TourSection: String, Sendable, CaseIterable {
         case .headersAndAuth: "Headers and auth · HeadersMiddleware, form login, bearer token"
         case .errors: "Errors · every failure is a StrataError with a kind"
         case .resilience: "Resilience · the .resilient() preset: retries with backoff and a budget, token refresh"
+        case .caching: "Caching · CacheMiddleware: cacheThenRemote, offline fallback"
         }
     }
 }

@@ -11,4 +11,11 @@ struct TourSession: Sendable {
     /// A client like ``networker`` whose credentials come from the given
     /// authentication step instead of ``tokens``.
     let authenticatedNetworker: @Sendable (_ authentication: any Middleware) -> Networker
+    /// A client like ``networker`` with a ``CacheMiddleware`` over a ``MemoryCacheStore``
+    /// of its own, and no credentials (the feeds are public); the recorder sits between
+    /// the cache and the transport, so the transcript shows what reached the server.
+    let cachingNetworker: Networker
+    /// A plain client for the stage directions of a step (create a feed, start an
+    /// outage, ask what the server saw), which the transcript does not record.
+    let backstage: Networker
 }

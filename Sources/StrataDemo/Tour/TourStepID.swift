@@ -29,4 +29,10 @@ public enum TourStepID: String, Sendable, CaseIterable {
     /// `GET /me` with an expired token: a 401, one refresh (a new sign-in) by
     /// ``AuthenticationMiddleware``, then the same request again, answered.
     case tokenRefresh
+    /// `GET /feeds/:id` twice with `networker.cacheThenRemote(_:)`: the network first; after
+    /// a new post, the stored feed (``CacheOutcome/Source/cache``), then the fresh one.
+    case cacheThenRemote
+    /// `GET /feeds/:id` with ``CacheStrategy/remoteElseCache`` during an outage: the server
+    /// answers 503, and the stored feed is served (``CacheOutcome/Source/cache``, with its age).
+    case offlineFallback
 }

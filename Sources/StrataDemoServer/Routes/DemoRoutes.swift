@@ -14,6 +14,7 @@ import Hummingbird
 /// | `GET /headers` | `{"headers":{…}}`: the request's header fields, by lowercased name |
 /// | `GET /flaky` | 503 for the first two calls to a server, then `{"attempt","status"}` |
 /// | `GET /broken` | 200 with a truncated, malformed JSON body |
+/// | `POST /feeds`, `GET /feeds/:id`, … | cacheable feeds that can change or fail on demand; see `FeedRoutes` |
 public enum DemoRoutes {
     /// Adds the demo API to `router`, with fresh state.
     public static func register(on router: Router<BasicRequestContext>) {
@@ -24,5 +25,6 @@ public enum DemoRoutes {
         UserRoutes.register(on: router, store: store)
         AccountRoutes.register(on: router, store: store)
         DiagnosticRoutes.register(on: router, store: store)
+        FeedRoutes.register(on: router, feeds: FeedStore())
     }
 }

@@ -1,0 +1,93 @@
+import Foundation
+
+/// The feeds of one demo server: their posts, outages and what each `GET` of a feed
+/// got. Every feed is its own story, so tours against the same server never see each
+/// other's requests.
+actor FeedStore {
+    /// What `GET /feeds/:id` answers.
+    enum Answer: Equatable {
+        /// No feed with that id.
+        case unknown
+        /// The feed has an outage: a 503.
+        case unavailable
+        /// The client's copy is current: a 304 with the `ETag`.
+        case notModified(etag: String)
+        /// The feed and its `ETag`.
+        case feed(FeedPayload, etag: String)
+    }
+
+    private struct Feed {
+        var posts: [String]
+        var revision = 1
+        var hasOutage = false
+        var stats = FeedStatsPayload(requests: 0, notModified: 0, failed: 0)
+
+        func payload(id: Int) -> FeedPayload {
+            FeedPayload(id: id, revision: revision, posts: posts)
+        }
+
+        func etag(id: Int) -> String { "\"feed-\(id)-r\(revision)\"" }
+    }
+
+    private var feeds: [Int: Feed] = [:]
+    private var nextID = 1
+
+    /// Creates a feed with a first post.
+    func create() -> FeedPayload {
+        let id = nextID
+        nextID += 1
+        let feed = Feed(posts: ["Welcome to feed \(id)"])
+        feeds[id] = feed
+        return feed.payload(id: id)
+    }
+
+    /// Counts a `GET` of feed `id` and says how to answer it.
+    /// - Parameter ifNoneMatch: the request's `If-None-Match`, a list of entity tags or `*`.
+    func read(id: Int, ifNoneMatch: String?) -> Answer {
+        guard var feed = feeds[id] else { return .unknown }
+        defer { feeds[id] = feed }
+        feed.stats.requests += 1
+        if feed.hasOutage {
+            feed.stats.failed += 1
+            return .unavailable
+        }
+        let etag = feed.etag(id: id)
+        if let ifNoneMatch, Self.tags(in: ifNoneMatch).contains(where: { $0 == "*" || Self.weakMatch($0, etag) }) {
+            feed.stats.notModified += 1
+            return .notModified(etag: etag)
+        }
+        return .feed(feed.payload(id: id), etag: etag)
+    }
+
+    /// Adds a post to feed `id`, a new revision; `nil` when there is no such feed.
+    func publish(id: Int) -> FeedPayload? {
+        guard var feed = feeds[id] else { return nil }
+        feed.revision += 1
+        feed.posts.append("Post \(feed.revision) of feed \(id)")
+        feeds[id] = feed
+        return feed.payload(id: id)
+    }
+
+    /// Starts or ends an outage of feed `id`; `false` when there is no such feed.
+    func setOutage(_ hasOutage: Bool, id: Int) -> Bool {
+        guard feeds[id] != nil else { return false }
+        feeds[id]?.hasOutage = hasOutage
+        return true
+    }
+
+    /// What the `GET`s of feed `id` got so far; `nil` when there is no such feed.
+    func stats(id: Int) -> FeedStatsPayload? {
+        feeds[id]?.stats
+    }
+
+    /// The entity tags of an `If-None-Match` value (RFC 9110 §13.1.2), as written.
+    private static func tags(in value: String) -> [String] {
+        value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// The weak comparison `If-None-Match` uses: equal once a `W/` prefix is dropped.
+    private static func weakMatch(_ tag: String, _ other: String) -> Bool {
+        func opaque(_ tag: String) -> Substring { tag.hasPrefix("W/") ? tag.dropFirst(2) : Substring(tag) }
+        return opaque(tag) == opaque(other)
+    }
+}
