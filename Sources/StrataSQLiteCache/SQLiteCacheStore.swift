@@ -62,12 +62,13 @@ public final class SQLiteCacheStore: CacheStore {
     /// recently used. Rows whose body fails its check are deleted and skipped.
     public func variants(for key: CacheKey) async throws -> [CachedResponse] {
         let name = key.description
-        return try await pool.write { db in
+        // Read (and check the bodies) beside other readers; only the recency update and the
+        // removal of damaged rows take the writer.
+        let (variants, damaged) = try await pool.read { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT id, head, body, body_hash, varied, request_time, response_time
                 FROM entries WHERE key = ? ORDER BY id DESC
                 """, arguments: [name])
-            guard !rows.isEmpty else { return [] }
             var variants: [CachedResponse] = []
             var damaged: [Int64] = []
             for row in rows {
@@ -77,11 +78,17 @@ public final class SQLiteCacheStore: CacheStore {
                     damaged.append(id)
                 }
             }
-            for id in damaged { try db.execute(sql: "DELETE FROM entries WHERE id = ?", arguments: [id]) }
-            try db.execute(sql: "UPDATE entries SET last_used = (SELECT COALESCE(MAX(last_used), 0) + 1 FROM entries) WHERE key = ?",
-                           arguments: [name])
-            return variants
+            return (variants, damaged)
         }
+        guard !variants.isEmpty || !damaged.isEmpty else { return [] }
+        try await pool.write { db in
+            for id in damaged { try db.execute(sql: "DELETE FROM entries WHERE id = ?", arguments: [id]) }
+            if !variants.isEmpty {
+                try db.execute(sql: "UPDATE entries SET last_used = (SELECT COALESCE(MAX(last_used), 0) + 1 FROM entries) WHERE key = ?",
+                               arguments: [name])
+            }
+        }
+        return variants
     }
 
     /// Stores `response`, replacing the variant with the same secondary key, then evicts
@@ -128,6 +135,9 @@ public final class SQLiteCacheStore: CacheStore {
     private static func open(_ path: String) throws -> DatabasePool {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
+        // A cache may lose its last writes in a power cut, never its consistency: in WAL mode
+        // NORMAL syncs at checkpoints only, not at every commit (a hit's recency update).
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         let pool = try DatabasePool(path: path, configuration: configuration)
         do {
             try pool.write { db in try prepare(db) }
