@@ -5,7 +5,7 @@
 // `python3 scripts/doc-examples.py`; DocExamplesAreCurrentTests fails when this file is stale.
 //
 // Skipped by a `doc-examples: skip` marker:
-// - README.md#adding-strata (line 31): Package.swift lines: PackageDescription cannot be imported by a test
+// - README.md#adding-strata (line 37): Package.swift lines: PackageDescription cannot be imported by a test
 
 import Foundation
 import class Hummingbird.Router
@@ -736,7 +736,7 @@ func example_StrataTesting_MockTransport_1() async throws {
 
 // MARK: - README.md
 
-/// `README.md`, example quick-start (line 53).
+/// `README.md`, example quick-start (line 59).
 func example_README_quick_start() async throws -> (url: String?, contentType: String?, body: Data?, userURL: String?) {
     // doc-example: README.md#quick-start
     // Raw layer: what the server sends. `typealias Raw = JSON` is all a Codable DTO needs.
@@ -798,7 +798,7 @@ func example_README_quick_start() async throws -> (url: String?, contentType: St
     return (encoded.head.url?.absoluteString, encoded.head.headerFields[.contentType], encoded.body?.bufferedData, try userEndpoint.encoded().head.url?.absoluteString)
 }
 
-/// `README.md`, example dependency-injection-with-swinject (line 144).
+/// `README.md`, example dependency-injection-with-swinject (line 150).
 func example_README_dependency_injection_with_swinject() async throws {
     // doc-example: README.md#dependency-injection-with-swinject
     let container = Container()
@@ -822,7 +822,7 @@ func example_README_dependency_injection_with_swinject() async throws {
     _ = mocked
 }
 
-/// `README.md`, example loading-endpoints (line 219).
+/// `README.md`, example loading-endpoints (line 225).
 func example_README_loading_endpoints() async throws {
     struct User: Decodable { let name: String }
     actor Tokens { var current: String? = "saved" }
@@ -856,7 +856,7 @@ func example_README_loading_endpoints() async throws {
     _ = task
 }
 
-/// `README.md`, example loading-endpoints-2 (line 254).
+/// `README.md`, example loading-endpoints-2 (line 260).
 func example_README_loading_endpoints_2(networker: Networker) async throws -> [String] {
     struct User: Decodable { let name: String }
     struct APIProblem: Decodable { let error: String }
@@ -880,7 +880,7 @@ func example_README_loading_endpoints_2(networker: Networker) async throws -> [S
     return printed
 }
 
-/// `README.md`, example redirects (line 332).
+/// `README.md`, example redirects (line 338).
 func example_README_redirects() async throws {
     // doc-example: README.md#redirects
     var configuration = Networker.Configuration()
@@ -889,7 +889,7 @@ func example_README_redirects() async throws {
     _ = configuration
 }
 
-/// `README.md`, example redirects-2 (line 339).
+/// `README.md`, example redirects-2 (line 345).
 func example_README_redirects_2() async throws -> (name: String, paths: [String]) {
     struct User: Decodable { let name: String }
     let userEndpoint = Endpoint(RequestDescription(route: "http://example.com/user/42"), decoding: User.self)
@@ -904,7 +904,7 @@ func example_README_redirects_2() async throws -> (name: String, paths: [String]
     return (user.name, mock.requests.map(\.path))
 }
 
-/// `README.md`, example coming-from-alamofire-moya-or-nodekit (line 358).
+/// `README.md`, example coming-from-alamofire-moya-or-nodekit (line 364).
 func example_README_coming_from_alamofire_moya_or_nodekit(transport: MockTransport, api: URL?, traceID: String) async throws -> (user: String, fresh: String, gone: String?) {
     struct UserEntry: Codable, RawMappable { typealias Raw = JSON; let id: Int; let name: String }
     struct User: DTODecodable {
@@ -942,7 +942,7 @@ func example_README_coming_from_alamofire_moya_or_nodekit(transport: MockTranspo
     return (user.name, fresh.name, gone?.name)
 }
 
-/// `README.md`, example coming-from-alamofire-moya-or-nodekit-2 (line 382).
+/// `README.md`, example coming-from-alamofire-moya-or-nodekit-2 (line 388).
 func example_README_coming_from_alamofire_moya_or_nodekit_2() async throws -> (search: String?, create: Data?, signup: Data?) {
     // doc-example: README.md#coming-from-alamofire-moya-or-nodekit-2
     // GET parameters go in the query, POST/PUT/PATCH parameters in a JSON body: nothing to pick.
@@ -963,7 +963,7 @@ func example_README_coming_from_alamofire_moya_or_nodekit_2() async throws -> (s
     return (try search.encoded().head.url?.absoluteString, try create.encoded().body?.bufferedData, try signup.encoded().body?.bufferedData)
 }
 
-/// `README.md`, example resilience (line 499).
+/// `README.md`, example resilience (line 505).
 func example_README_resilience() async throws -> Networker {
     let savedToken = "saved"
     @Sendable func renewToken(_ token: String) async throws -> BearerToken { BearerToken("renewed-\(token)") }
@@ -980,7 +980,7 @@ func example_README_resilience() async throws -> Networker {
     return networker
 }
 
-/// `README.md`, example caching (line 602).
+/// `README.md`, example caching (line 608).
 func example_README_caching() async throws {
     struct Feed: Decodable, Sendable { let items: [String] }
     let auth = AuthenticationMiddleware(BearerTokenProvider(BearerToken("t")) { _ in BearerToken("t2") })
