@@ -155,6 +155,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What scripts/check-linkage.sh links: a program using only Strata and
+        // StrataAsyncHTTPClient, which must not bring in FoundationNetworking or Swinject.
+        .executableTarget(
+            name: "strata-linkage-probe",
+            dependencies: ["Strata", "StrataAsyncHTTPClient"]
+        ),
         // `swift run -c release strata-bench`: the pairs harness (raw AsyncHTTPClient and raw
         // URLSession versus Strata over them, the in-memory pipeline, decoding), the soak mode
         // and the callgrind cases. Only the soak runs in CI; see Benchmarks.md.

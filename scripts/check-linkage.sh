@@ -1,22 +1,22 @@
 #!/usr/bin/env bash
 # A program that imports only Strata and StrataAsyncHTTPClient must not link
 # FoundationNetworking (and through it libcurl): the core stays free of
-# HTTPTypesFoundation and of URLSession. strata-bench is such a program.
+# HTTPTypesFoundation and of URLSession. strata-linkage-probe is such a program.
 # Nor may it contain Swinject: the core is container-free, and only the
 # StrataSwinject product brings the container in.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build --product strata-bench 2>&1 | tail -1
-binary="$(swift build --show-bin-path)/strata-bench"
+swift build --product strata-linkage-probe 2>&1 | tail -1
+binary="$(swift build --show-bin-path)/strata-linkage-probe"
 if ! command -v ldd >/dev/null; then
     echo "check-linkage: ldd not found; skipped"
     exit 0
 fi
 if ldd "$binary" | grep -E "FoundationNetworking|libcurl"; then
-    echo "check-linkage: FAIL: strata-bench (Strata + StrataAsyncHTTPClient) links FoundationNetworking" >&2
+    echo "check-linkage: FAIL: strata-linkage-probe (Strata + StrataAsyncHTTPClient) links FoundationNetworking" >&2
     exit 1
 fi
-echo "check-linkage: OK: strata-bench does not link FoundationNetworking or libcurl"
+echo "check-linkage: OK: strata-linkage-probe does not link FoundationNetworking or libcurl"
 
 # Swinject is linked statically, so ldd cannot see it: look for its symbols instead
 # (Swift mangles the module name as 8Swinject), after checking that nm reads the
@@ -27,11 +27,11 @@ if ! command -v nm >/dev/null; then
 fi
 symbols="$(nm "$binary")"
 if ! grep -q '6Strata' <<<"$symbols"; then
-    echo "check-linkage: FAIL: nm found no Strata symbols in strata-bench, so the Swinject check proves nothing" >&2
+    echo "check-linkage: FAIL: nm found no Strata symbols in strata-linkage-probe, so the Swinject check proves nothing" >&2
     exit 1
 fi
 if grep -q '8Swinject' <<<"$symbols"; then
-    echo "check-linkage: FAIL: strata-bench (Strata + StrataAsyncHTTPClient) contains Swinject" >&2
+    echo "check-linkage: FAIL: strata-linkage-probe (Strata + StrataAsyncHTTPClient) contains Swinject" >&2
     exit 1
 fi
-echo "check-linkage: OK: strata-bench does not contain Swinject"
+echo "check-linkage: OK: strata-linkage-probe does not contain Swinject"
