@@ -315,10 +315,3 @@ import Testing
         #expect(!ids.contains("none"))
     }
 }
-
-extension Result {
-    var error: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
-    }
-}

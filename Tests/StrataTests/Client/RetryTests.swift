@@ -216,15 +216,8 @@ final class ScriptedTransport: Transport {
         call.cancel()
         let result = await call.result
         #expect(ContinuousClock.now - cancelledAt < .seconds(5))
-        #expect((result.failure as? StrataError)?.kind == .cancelled)
-        #expect((result.failure as? StrataError)?.retry == RetrySummary(attempts: 1, stopReason: .cancelled))
+        #expect((result.error as? StrataError)?.kind == .cancelled)
+        #expect((result.error as? StrataError)?.retry == RetrySummary(attempts: 1, stopReason: .cancelled))
         #expect(transport.requests.count == 1)
-    }
-}
-
-extension Result {
-    var failure: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
     }
 }
