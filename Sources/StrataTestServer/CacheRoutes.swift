@@ -7,7 +7,7 @@ import NIOCore
 /// Routes that answer with the cache fields a test asks for and count every request,
 /// for the HTTP cache tests; add them with ``register(on:)`` in ``TestServer/start(configure:)``.
 ///
-/// `GET /cache/{name}` answers `200` with the body `{name} #{n}`, `n` being the number of
+/// `GET /cache/{name}` (and `HEAD`, with the `Content-Length` the body would have) answers `200` with the body `{name} #{n}`, `n` being the number of
 /// requests for that name so far, `text/plain`, and the fields the query asks for:
 /// - `cc`: `Cache-Control`; `vary`: `Vary`; `age`: `Age`; `lm`: `Last-Modified`;
 /// - `etag=1`: `ETag: "{name}-{generation}"` (see ``changeAll()``);
@@ -41,31 +41,17 @@ public final class CacheRoutes: Sendable {
     /// Adds the routes to `router`.
     public func register(on router: Router<BasicRequestContext>) {
         router.get("cache/:name") { request, context in
-            let name = context.parameters.get("name") ?? ""
-            let query = request.uri.queryParameters
-            let (count, generation) = self.state.withLockedValue { state in
-                state.hits[name, default: 0] += 1
-                return (state.hits[name] ?? 0, state.generation)
+            self.answer(request, context)
+        }
+        router.on("cache/:name", method: .head) { request, context in
+            var response = self.answer(request, context)
+            if response.status == .ok {
+                // The length the GET's body would have, as RFC 9110 §9.3.2 lets a HEAD say.
+                let length = response.body.contentLength ?? 0
+                response.body = .init()
+                response.headers[.contentLength] = String(length)
             }
-            var headers = HTTPFields()
-            headers[.contentType] = "text/plain"
-            if let value = query.get("cc") { headers[.cacheControl] = String(value) }
-            if let value = query.get("vary") { headers[.vary] = String(value) }
-            if let value = query.get("age") { headers[.age] = String(value) }
-            if let value = query.get("lm") { headers[.lastModified] = String(value) }
-            let etag = query.get("etag") == nil ? nil : "\"\(name)-\(generation)\""
-            if let etag { headers[.eTag] = etag }
-            let etagMatches = etag != nil && request.headers[.ifNoneMatch] == etag
-            let dateMatches = headers[.lastModified] != nil && request.headers[.ifModifiedSince] == headers[.lastModified]
-            if etagMatches || (request.headers[.ifNoneMatch] == nil && dateMatches) {
-                self.state.withLockedValue { $0.notModified += 1 }
-                return Response(status: .notModified, headers: headers)
-            }
-            var body = "\(name) #\(count)"
-            if let echoed = query.get("echo"), let field = HTTPField.Name(String(echoed)) {
-                body += " " + (request.headers[field] ?? "-")
-            }
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+            return response
         }
         for method in [HTTPRequest.Method.post, .put, .delete] {
             router.on("cache/:name", method: method) { request, context in
@@ -76,5 +62,34 @@ public final class CacheRoutes: Sendable {
                 return Response(status: .noContent, headers: headers)
             }
         }
+    }
+
+    /// The answer to a `GET` (or `HEAD`) of `/cache/{name}`, counted.
+    private func answer(_ request: Request, _ context: BasicRequestContext) -> Response {
+        let name = context.parameters.get("name") ?? ""
+        let query = request.uri.queryParameters
+        let (count, generation) = state.withLockedValue { state in
+            state.hits[name, default: 0] += 1
+            return (state.hits[name] ?? 0, state.generation)
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain"
+        if let value = query.get("cc") { headers[.cacheControl] = String(value) }
+        if let value = query.get("vary") { headers[.vary] = String(value) }
+        if let value = query.get("age") { headers[.age] = String(value) }
+        if let value = query.get("lm") { headers[.lastModified] = String(value) }
+        let etag = query.get("etag") == nil ? nil : "\"\(name)-\(generation)\""
+        if let etag { headers[.eTag] = etag }
+        let etagMatches = etag != nil && request.headers[.ifNoneMatch] == etag
+        let dateMatches = headers[.lastModified] != nil && request.headers[.ifModifiedSince] == headers[.lastModified]
+        if etagMatches || (request.headers[.ifNoneMatch] == nil && dateMatches) {
+            state.withLockedValue { $0.notModified += 1 }
+            return Response(status: .notModified, headers: headers)
+        }
+        var body = "\(name) #\(count)"
+        if let echoed = query.get("echo"), let field = HTTPField.Name(String(echoed)) {
+            body += " " + (request.headers[field] ?? "-")
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 }

@@ -20,6 +20,9 @@ enum CallgrindCase: String, CaseIterable {
     case decodeMap = "decode-map-1mb"
     /// Plain `JSONDecoder().decode` of the same bytes into `[PhotoEntry]`.
     case decodePlain = "decode-plain-1mb"
+    /// One `GET` of the user answered by a `CacheMiddleware` over a `MemoryCacheStore`
+    /// (the first iteration stores it; every later one is a hit), decoded into the model.
+    case cacheMemoryHit = "cache-memory-hit"
 
     /// Runs the case called `name` `iterations` times; returns the exit status.
     static func run(_ name: String, iterations: Int) async -> Int32 {
@@ -44,6 +47,11 @@ enum CallgrindCase: String, CaseIterable {
             let middleware: [any Middleware] = self == .pipeline5 ? Array(repeating: PassThroughMiddleware(), count: 5) : []
             let networker = Networker(transport: InstantTransport(), middleware: middleware, configuration: configuration)
             let request = strataRequests(networker, routes: .instant).user
+            for _ in 0..<iterations { try await request() }
+        case .cacheMemoryHit:
+            let networker = Networker(transport: InstantTransport(), middleware: [CacheMiddleware(store: MemoryCacheStore())],
+                                      configuration: configuration)
+            let request = strataRequests(networker, routes: .instantCached).user
             for _ in 0..<iterations { try await request() }
         case .decodeUser:
             for _ in 0..<iterations {

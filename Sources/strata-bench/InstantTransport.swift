@@ -8,18 +8,22 @@ import Strata
 ///
 /// It answers `GET /bench/photos` with ``Payloads/photosJSON``, any `POST` with
 /// ``Payloads/formEchoJSON`` (the request body is not read), and anything else with
-/// ``Payloads/userJSON``. It keeps the transport contract: it throws
+/// ``Payloads/userJSON`` (`GET /bench/user-cached` with `Cache-Control: max-age=3600`). It keeps the transport contract: it throws
 /// `CancellationError` when the task is cancelled and a timed-out ``TransportError``
 /// when the deadline has already passed.
 struct InstantTransport: Transport {
     /// The user; the host is never resolved.
     static let userURL = URL(string: "http://strata-bench.invalid/json/user/1")!
+    /// The user, with a `Cache-Control: max-age=3600` answer.
+    static let cachedUserURL = URL(string: "http://strata-bench.invalid/bench/user-cached")!
     /// The 1 MB photo list.
     static let photosURL = URL(string: "http://strata-bench.invalid/bench/photos")!
     /// Where the form is POSTed.
     static let formURL = URL(string: "http://strata-bench.invalid/echo/form")!
 
     private static let head = HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"])
+    private static let cachedHead = HTTPResponse(
+        status: .ok, headerFields: [.contentType: "application/json", .cacheControl: "max-age=3600"])
 
     func send(
         _ request: HTTPRequest,
@@ -35,6 +39,6 @@ struct InstantTransport: Transport {
         } else {
             Payloads.userJSON
         }
-        return (Self.head, MessageBody(bytes))
+        return (request.path == "/bench/user-cached" ? Self.cachedHead : Self.head, MessageBody(bytes))
     }
 }

@@ -103,6 +103,10 @@ struct Routes: Sendable {
         return Routes(user: baseURL.appendingPathComponent("bench/user-cached"), photos: routes.photos, form: routes.form)
     }
 
+    /// The in-memory transport's routes, the user answered as cacheable.
+    static let instantCached = Routes(user: InstantTransport.cachedUserURL, photos: InstantTransport.photosURL,
+                                      form: InstantTransport.formURL)
+
     /// The in-memory transport's routes.
     static let instant = Routes(user: InstantTransport.userURL, photos: InstantTransport.photosURL,
                                 form: InstantTransport.formURL)

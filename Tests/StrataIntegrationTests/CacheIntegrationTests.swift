@@ -40,6 +40,12 @@ import Testing
             return Endpoint<String>(RequestDescription(route: FixedURLRoute(target: url)))
         }
 
+        /// A `HEAD` of the same URI as ``endpoint(_:_:base:)``.
+        func headEndpoint(_ name: String, _ query: String) -> Endpoint<String> {
+            let url = URL(string: "\(server.baseURL.absoluteString)/cache/\(name)?\(query)")!
+            return Endpoint<String>(RequestDescription(route: FixedURLRoute(target: url), method: .head))
+        }
+
         func load(_ endpoint: Endpoint<String>) async throws -> EndpointResponse<String> {
             try await networker.response(for: endpoint)
         }
@@ -56,6 +62,31 @@ import Testing
                                       networker: Networker(transport: transport, middleware: [cache] + extra))
                 try await body(fixture)
             }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aHeadResponseFreshensOrInvalidatesTheStoredGet(_ kind: TransportKind) async throws {
+        try await Self.with(kind) { fixture in
+            let query = "cc=max-age%3D10&etag=1"
+            let get = fixture.endpoint("head", query)
+            #expect(try await fixture.load(get).value == "head #1")
+            fixture.clock.advance(30)  // age 30 > max-age 10: stale
+            let head = try await fixture.load(fixture.headEndpoint("head", query))
+            #expect(head.head.status.code == 200)
+            #expect(head.value == "")
+            let freshened = try await fixture.load(get)
+            #expect(freshened.value == "head #1")
+            #expect(freshened.cache == CacheOutcome(source: .cache, age: .seconds(0), isStale: false))
+            #expect(fixture.routes.hits("head") == 2)
+
+            fixture.routes.changeAll()  // a new ETag: the HEAD says the stored GET is outdated
+            _ = try await fixture.load(fixture.headEndpoint("head", query))
+            let refetched = try await fixture.load(get)
+            #expect(refetched.value == "head #4")
+            #expect(refetched.cache?.source == .network)
+            #expect(fixture.routes.hits("head") == 4)
+            #expect(fixture.routes.notModified == 0)
         }
     }
 

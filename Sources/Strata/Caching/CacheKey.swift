@@ -52,28 +52,36 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `user@Host:0080` → `user@host:80`; `[::1]:443` for `https` → `[::1]`.
+    ///
+    /// Works on the UTF-8 bytes (every delimiter is ASCII, so each slice is valid
+    /// UTF-8): the key is built for every request through a cache, hits included.
     private static func normalise(authority: String, scheme: String) -> String {
-        var userInfo = ""
-        var hostPort = Substring(authority)
-        if let at = authority.lastIndex(of: "@") {
-            userInfo = String(authority[...at])
-            hostPort = authority[authority.index(after: at)...]
+        let bytes = Array(authority.utf8)
+        let at = bytes.lastIndex(of: UInt8(ascii: "@"))
+        let hostStart = at.map { $0 + 1 } ?? 0
+        var hostEnd = bytes.count
+        var port: ArraySlice<UInt8>?
+        let hostPort = bytes[hostStart...]
+        let searchFrom = hostPort.first == UInt8(ascii: "[") ? hostPort.firstIndex(of: UInt8(ascii: "]")) : hostStart
+        if let searchFrom, let colon = bytes[searchFrom...].lastIndex(of: UInt8(ascii: ":")) {
+            hostEnd = colon
+            port = bytes[(colon + 1)...]
         }
-        var host = hostPort
-        var port: Substring?
-        let hostEnd = hostPort.hasPrefix("[") ? hostPort.firstIndex(of: "]") : hostPort.startIndex
-        if let hostEnd, let colon = hostPort[hostEnd...].lastIndex(of: ":") {
-            host = hostPort[..<colon]
-            port = hostPort[hostPort.index(after: colon)...]
+        var result = String(decoding: bytes[..<hostStart], as: UTF8.self)
+        let host = bytes[hostStart..<hostEnd]
+        if host.allSatisfy({ $0 < 0x80 }) {
+            result += String(decoding: host.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+        } else {
+            result += String(decoding: host, as: UTF8.self).lowercased()
         }
-        var normalisedPort = ""
         if let port, !port.isEmpty {
-            let digits = port.drop { $0 == "0" }
-            let isNumber = port.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
-            let number = isNumber ? (digits.isEmpty ? "0" : String(digits)) : String(port)
+            let isNumber = port.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+            let digits = port.drop { $0 == UInt8(ascii: "0") }
+            let number = isNumber ? (digits.isEmpty ? "0" : String(decoding: digits, as: UTF8.self))
+                : String(decoding: port, as: UTF8.self)
             let defaultPort = scheme == "http" ? "80" : scheme == "https" ? "443" : nil
-            if number != defaultPort { normalisedPort = ":" + number }
+            if number != defaultPort { result += ":" + number }
         }
-        return userInfo + host.lowercased() + normalisedPort
+        return result
     }
 }

@@ -16,9 +16,11 @@ import HTTPTypes
 /// ``Configuration/maxBodySize`` bytes (a larger body passes through unstored, read
 /// once, never buffered whole). A request with `Authorization` is stored only when the
 /// response says `public`, `s-maxage` or `must-revalidate`. Requests with their own
-/// conditional or `Range` fields, and methods other than `GET`, pass through; a
-/// successful unsafe request (`POST`, `PUT`, `PATCH`, `DELETE`, …) removes its target and
-/// its same-origin `Location` and `Content-Location` from the store.
+/// conditional or `Range` fields, and methods other than `GET`, pass through; a `200` to
+/// a `HEAD` updates the stored `GET` of its URI when the validators match (new fields,
+/// new age) and removes it when they do not; a successful unsafe request (`POST`, `PUT`,
+/// `PATCH`, `DELETE`, …) removes its target and its same-origin `Location` and
+/// `Content-Location` from the store.
 ///
 /// How it answers (``CacheStrategy/remoteOnly``): a fresh stored response is served
 /// with an `Age` field; a stale one is revalidated with `If-None-Match` /
@@ -94,6 +96,9 @@ public struct CacheMiddleware: Middleware {
             }
             return (response, responseBody)
         }
+        if request.method == .head, let key = CacheKey(request)?.forGet {
+            return try await freshen(key, with: request, body: body, context: context, next: next)
+        }
         guard request.method == .get, let key = CacheKey(request), !Self.bypasses(request) else {
             return try await next(request, body, context)
         }
@@ -113,6 +118,29 @@ public struct CacheMiddleware: Middleware {
         case .remoteOnly:
             return try await exchange.standard(stored, next)
         }
+    }
+
+    /// Sends a `HEAD` and, when it is answered `200`, updates the stored `GET` response
+    /// it would have chosen with the new fields and times, or removes the `GET`'s
+    /// variants when the validators say the resource changed (RFC 9111 §4.3.5).
+    private func freshen(
+        _ key: CacheKey,
+        with request: HTTPRequest,
+        body: MessageBody?,
+        context: MiddlewareContext,
+        next: MiddlewareNext
+    ) async throws -> (HTTPResponse, MessageBody?) {
+        let requestTime = now()
+        let (response, responseBody) = try await next(request, body, context)
+        guard response.status.code == 200, let stored = await lookup(key, for: request, context) else {
+            return (response, responseBody)
+        }
+        if let updated = CacheRules.freshened(stored, byHead: response, requestTime: requestTime, responseTime: now()) {
+            await attempt("write", context) { try await store.store(updated, for: key) }
+        } else {
+            await attempt("invalidate", context) { try await store.remove(key) }
+        }
+        return (response, responseBody)
     }
 
     /// The first stored variant that answers `request` (RFC 9111 §4.1); a store failure

@@ -55,8 +55,14 @@ enum CacheRules {
     /// The secondary key of `request` for a response with `response`'s `Vary`; `nil`
     /// for `Vary: *`, which no request matches.
     static func variedFields(of request: HTTPRequest, for response: HTTPResponse) -> [String: String]? {
+        variedFields(of: request, varying: CachingFields.varyNames(response.headerFields))
+    }
+
+    /// The secondary key of `request` for the lowercased field names a `Vary` lists;
+    /// `nil` when one is `*`.
+    private static func variedFields(of request: HTTPRequest, varying names: [String]) -> [String: String]? {
         var fields: [String: String] = [:]
-        for name in varyNames(response) {
+        for name in names {
             guard name != "*" else { return nil }
             fields[name] = HTTPField.Name(name).map { fieldValue(request.headerFields, $0) } ?? ""
         }
@@ -66,7 +72,7 @@ enum CacheRules {
     /// Whether `stored` answers `request`: its `Vary` is not `*` and each field it names
     /// has the same value in `request` as in the request it answered (RFC 9111 §4.1).
     static func matches(_ stored: CachedResponse, _ request: HTTPRequest) -> Bool {
-        variedFields(of: request, for: stored.head) == stored.variedFields
+        variedFields(of: request, varying: stored.fields.varyNames) == stored.variedFields
     }
 
     /// What `stored` may be used for at `now` for a request with `requestDirectives`
@@ -123,8 +129,43 @@ enum CacheRules {
            weakTag(etag) != weakTag(storedTag) {
             return nil
         }
+        return merged(stored, with: notModified, requestTime: requestTime, responseTime: responseTime)
+    }
+
+    /// `stored` updated by a `200` to a `HEAD` of its URI (RFC 9111 §4.3.5): merged as a
+    /// `304` would be when the validators match (the same `ETag`, or without one on
+    /// either side the same `Last-Modified`) and a `Content-Length` of the `HEAD`
+    /// response matches the stored body; `nil` when they do not, and the stored response
+    /// no longer describes the resource.
+    static func freshened(
+        _ stored: CachedResponse,
+        byHead head: HTTPResponse,
+        requestTime: Date,
+        responseTime: Date
+    ) -> CachedResponse? {
+        let fields = head.headerFields
+        let storedFields = stored.head.headerFields
+        let validatorsMatch: Bool
+        if fields[.eTag] != nil || storedFields[.eTag] != nil {
+            validatorsMatch = fields[.eTag]?.trimmingOWS() == storedFields[.eTag]?.trimmingOWS()
+        } else {
+            validatorsMatch = fields[.lastModified] != nil && fields[.lastModified] == storedFields[.lastModified]
+        }
+        let length = fields[.contentLength]?.trimmingOWS()
+        guard validatorsMatch, length == nil || length == String(stored.body.count) else { return nil }
+        return merged(stored, with: head, requestTime: requestTime, responseTime: responseTime)
+    }
+
+    /// `stored` with the end-to-end fields of `response` (but `Content-Length`) in place
+    /// of its own fields of those names (RFC 9111 §3.2), and the new times.
+    private static func merged(
+        _ stored: CachedResponse,
+        with response: HTTPResponse,
+        requestTime: Date,
+        responseTime: Date
+    ) -> CachedResponse {
         var updated = stored
-        let incoming = storedHead(notModified).headerFields
+        let incoming = storedHead(response).headerFields
         let names = Set(incoming.map(\.name)).subtracting([.contentLength])
         for name in names {
             updated.head.headerFields[values: name] = incoming[values: name]
@@ -155,12 +196,6 @@ enum CacheRules {
     private static let hopByHop: [HTTPField.Name] = [
         .connection, .transferEncoding, .te, .upgrade, .proxyAuthenticate, .proxyAuthorization,
     ] + [HTTPField.Name("Keep-Alive"), HTTPField.Name("Proxy-Connection")].compactMap { $0 }
-
-    /// The lowercased names a response's `Vary` fields list.
-    private static func varyNames(_ response: HTTPResponse) -> [String] {
-        response.headerFields[values: .vary].flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingOWS().lowercased() }.filter { !$0.isEmpty }
-    }
 
     /// The values of the fields named `name`, each trimmed, joined with `, `.
     private static func fieldValue(_ fields: HTTPFields, _ name: HTTPField.Name) -> String {

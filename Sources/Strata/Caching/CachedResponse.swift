@@ -9,7 +9,9 @@ import HTTPTypes
 /// and ``currentAge(at:)``.
 public struct CachedResponse: Sendable, Hashable {
     /// The response head as stored: hop-by-hop fields removed, updated by revalidations.
-    public var head: HTTPResponse
+    public var head: HTTPResponse {
+        didSet { fields = CachingFields(head) }
+    }
     /// The body bytes.
     public var body: Data
     /// When the request that fetched (or last revalidated) it was sent (`request_time`).
@@ -20,10 +22,14 @@ public struct CachedResponse: Sendable, Hashable {
     /// lists (lowercased), the request's value of that field (fields of one name joined
     /// with `, `; `""` when absent).
     public var variedFields: [String: String]
+    /// The head's fields the freshness rules read, parsed once when the head is set: a
+    /// hit reads them several times.
+    private(set) var fields: CachingFields
 
     /// Creates a stored response.
     public init(head: HTTPResponse, body: Data, requestTime: Date, responseTime: Date, variedFields: [String: String] = [:]) {
         self.head = head
+        self.fields = CachingFields(head)
         self.body = body
         self.requestTime = requestTime
         self.responseTime = responseTime
@@ -37,19 +43,19 @@ public struct CachedResponse: Sendable, Hashable {
     }
 
     /// The response's `Cache-Control` directives.
-    public var cacheControl: CacheControl { CacheControl(head.headerFields) }
+    public var cacheControl: CacheControl { fields.cacheControl }
 
     /// How long the response is fresh for, in seconds (RFC 9111 §4.2.1): `max-age`,
     /// else `Expires` minus `Date` (an invalid `Expires` is in the past, §5.3), else,
     /// when `heuristic` is set and the status is heuristically cacheable, 10% of the
     /// time since `Last-Modified`, at most a day (§4.2.2); else `0`.
     public func freshnessLifetime(heuristic: Bool) -> Int {
-        let directives = cacheControl
-        if let maxAge = directives.maxAge { return maxAge }
+        if let maxAge = fields.cacheControl.maxAge { return maxAge }
         let date = dateValue
-        if let expires = head.headerFields[.expires] {
-            guard let expiry = HTTPDate.parse(expires) else { return 0 }
-            return max(0, Self.seconds(expiry.timeIntervalSince(date)))
+        switch fields.expires {
+        case .none: break
+        case .some(nil): return 0
+        case .some(let expiry?): return max(0, Self.seconds(expiry.timeIntervalSince(date)))
         }
         guard heuristic, Self.heuristicallyCacheable.contains(head.status.code),
               let lastModified = head.headerFields[.lastModified].flatMap(HTTPDate.parse)
@@ -61,7 +67,7 @@ public struct CachedResponse: Sendable, Hashable {
     /// the time it spent in transit or apparently elsewhere, plus the time since it
     /// arrived.
     public func currentAge(at now: Date) -> Int {
-        let ageValue = head.headerFields[.age].flatMap { CacheControl.seconds($0.trimmingOWS()) } ?? 0
+        let ageValue = fields.age ?? 0
         let apparentAge = max(0, Self.seconds(responseTime.timeIntervalSince(dateValue)))
         let responseDelay = max(0, Self.seconds(responseTime.timeIntervalSince(requestTime)))
         let correctedInitialAge = max(apparentAge, ageValue + responseDelay)
@@ -72,7 +78,7 @@ public struct CachedResponse: Sendable, Hashable {
     /// The `Date` field, or the time the response arrived when it has none or an
     /// invalid one.
     var dateValue: Date {
-        head.headerFields[.date].flatMap(HTTPDate.parse) ?? responseTime
+        fields.date ?? responseTime
     }
 
     /// The status codes a cache may give a heuristic lifetime (RFC 9110 §15.1).
@@ -84,5 +90,35 @@ public struct CachedResponse: Sendable, Hashable {
     static func seconds(_ interval: TimeInterval) -> Int {
         guard interval.isFinite else { return interval > 0 ? CacheControl.maxDeltaSeconds * 1024 : 0 }
         return Int(min(max(interval.rounded(.down), -1e15), 1e15))
+    }
+}
+
+/// The fields of a stored head that the caching rules read, parsed once.
+struct CachingFields: Sendable, Hashable {
+    /// The `Cache-Control` directives.
+    let cacheControl: CacheControl
+    /// The `Date` field, `nil` when absent or invalid.
+    let date: Date?
+    /// The `Age` field in seconds, `nil` when absent or invalid.
+    let age: Int?
+    /// The `Expires` field: `nil` when absent, `.some(nil)` when invalid (in the past,
+    /// RFC 9111 §5.3).
+    let expires: Date??
+    /// The lowercased names its `Vary` fields list.
+    let varyNames: [String]
+
+    init(_ head: HTTPResponse) {
+        let fields = head.headerFields
+        cacheControl = CacheControl(fields)
+        date = fields[.date].flatMap(HTTPDate.parse)
+        age = fields[.age].flatMap { CacheControl.seconds($0.trimmingOWS()) }
+        expires = fields[.expires].map(HTTPDate.parse)
+        varyNames = Self.varyNames(fields)
+    }
+
+    /// The lowercased names the `Vary` fields in `fields` list.
+    static func varyNames(_ fields: HTTPFields) -> [String] {
+        fields[values: .vary].flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingOWS().lowercased() }.filter { !$0.isEmpty }
     }
 }

@@ -35,14 +35,14 @@ extension Networker {
         case .failure(let error):
             timer?.cancel()
             throw Pipeline.classify(error, request: request, progress: Pipeline.Progress(), timedOut: outcome.timedOut)
-                .withRetry(context.retryRecord?.value)
+                .withRecords(of: context)
         }
         var statusOnly = endpoint.validation ?? configuration.validation
         statusOnly.acceptableContentTypes = nil
         if let failure = statusOnly.failure(of: head, bodyIsEmpty: true, for: request) {
             let errorBody = await body.prefix(configuration.errorBodyLimit + 1)
             throw StrataError(failure, request: request, response: head, body: errorBody,
-                              bodyLimit: configuration.errorBodyLimit).withRetry(context.retryRecord?.value)
+                              bodyLimit: configuration.errorBodyLimit).withRecords(of: context)
         }
         return (head, body)
     }

@@ -104,7 +104,7 @@ public struct Networker: Sendable {
         do {
             return try await response(for: endpoint, context: context, start: start)
         } catch {
-            throw error.withRetry(context.retryRecord?.value).withCache(context.cacheRecord?.value)
+            throw error.withRecords(of: context)
         }
     }
 

@@ -225,6 +225,12 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
         return error
     }
 
+    /// This error with what the call's records hold (its retry summary and cache
+    /// outcome), where it has none of its own.
+    func withRecords(of context: MiddlewareContext) -> StrataError {
+        withRetry(context.retryRecord?.value).withCache(context.cacheRecord?.value)
+    }
+
     /// This error with `summary` as its ``retry``, unless it has one already.
     func withRetry(_ summary: RetrySummary?) -> StrataError {
         guard retry == nil, let summary else { return self }

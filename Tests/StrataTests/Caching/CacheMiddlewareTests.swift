@@ -56,6 +56,21 @@ import Testing
         try await setup.networker.response(for: endpoint)
     }
 
+    @Test func aStreamedCallThatFailsSaysTheCacheAnsweredIt() async throws {
+        let setup = Setup { _, number in (404, [.cacheControl: "max-age=60"], "gone \(number)") }
+        _ = try? await Self.load(setup)
+        setup.clock.advance(5)
+        do {
+            _ = try await setup.networker.stream(Self.items)
+            Issue.record("a stored 404 streamed without an error")
+        } catch {
+            #expect(error.kind == .unacceptableStatus)
+            #expect(error.cache == CacheOutcome(source: .cache, age: .seconds(5), isStale: false))
+            #expect(error.bodySnippet == "gone 1")
+        }
+        #expect(setup.origin.count == 1)
+    }
+
     @Test func aFreshResponseIsServedFromTheStoreWithItsAge() async throws {
         let setup = Setup { _, number in (200, [.cacheControl: "max-age=60"], "v\(number)") }
         let first = try await Self.load(setup)

@@ -125,4 +125,46 @@ import Testing
             #expect(stored.currentAge(at: now + 10) == stored.currentAge(at: now) + 10)
         }
     }
+
+    /// The key's byte-level authority normalisation reads any authority as the
+    /// `String`-level rules it replaced do (kept below as the reference): user info as
+    /// is, host lowercased, a numeric port without leading zeros, the scheme's default
+    /// port dropped.
+    @Test func authoritiesNormaliseAsTheReferenceDoes() async {
+        let pieces = ["A", "b", "Z", "@", ":", "[", "]", "0", "08", "80", "443", "é", "Ä", "ß", "İ", "-", ".", "::1", "x@y"]
+        let authorities = Generator<String, Shrink.None<String>> { rng in
+            (0 ..< Int.random(in: 1 ... 8, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+        }
+        await propertyCheck(count: 2000, input: authorities, Gen.bool) { authority, secure in
+            let scheme = secure ? "https" : "http"
+            let key = CacheKey(method: "GET", scheme: scheme, authority: authority, path: "/")
+            #expect(key?.uri == "\(scheme)://\(Self.referenceNormalise(authority: authority, scheme: scheme))/", "\(authority)")
+        }
+    }
+
+    /// The `Character`-level normalisation the byte-level one replaced.
+    static func referenceNormalise(authority: String, scheme: String) -> String {
+        var userInfo = ""
+        var hostPort = Substring(authority)
+        if let at = authority.lastIndex(of: "@") {
+            userInfo = String(authority[...at])
+            hostPort = authority[authority.index(after: at)...]
+        }
+        var host = hostPort
+        var port: Substring?
+        let hostEnd = hostPort.hasPrefix("[") ? hostPort.firstIndex(of: "]") : hostPort.startIndex
+        if let hostEnd, let colon = hostPort[hostEnd...].lastIndex(of: ":") {
+            host = hostPort[..<colon]
+            port = hostPort[hostPort.index(after: colon)...]
+        }
+        var normalisedPort = ""
+        if let port, !port.isEmpty {
+            let digits = port.drop { $0 == "0" }
+            let isNumber = port.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+            let number = isNumber ? (digits.isEmpty ? "0" : String(digits)) : String(port)
+            let defaultPort = scheme == "http" ? "80" : scheme == "https" ? "443" : nil
+            if number != defaultPort { normalisedPort = ":" + number }
+        }
+        return userInfo + host.lowercased() + normalisedPort
+    }
 }

@@ -147,6 +147,26 @@ import Testing
         #expect(CacheRules.revalidated(stored, by: otherTag, requestTime: Self.t0, responseTime: Self.t0) == nil)
     }
 
+    @Test func aHeadResponseFreshensOnlyAStoredResponseItStillDescribes() throws {
+        let stored = Self.stored([.eTag: "\"v1\"", .cacheControl: "max-age=10", .contentLength: "4"])
+        let head = HTTPResponse(status: .ok, headerFields: [.eTag: "\"v1\"", .cacheControl: "max-age=99", .contentLength: "4"])
+        let updated = try #require(CacheRules.freshened(stored, byHead: head, requestTime: Self.t0 + 50, responseTime: Self.t0 + 51))
+        #expect(updated.head.headerFields[.cacheControl] == "max-age=99")
+        #expect(updated.freshnessLifetime(heuristic: false) == 99)  // the parsed fields follow the head
+        #expect(updated.currentAge(at: Self.t0 + 51) == 1)
+        #expect(updated.body == Data("body".utf8))
+
+        let otherTag = HTTPResponse(status: .ok, headerFields: [.eTag: "\"v2\"", .contentLength: "4"])
+        #expect(CacheRules.freshened(stored, byHead: otherTag, requestTime: Self.t0, responseTime: Self.t0) == nil)
+        let otherLength = HTTPResponse(status: .ok, headerFields: [.eTag: "\"v1\"", .contentLength: "5"])
+        #expect(CacheRules.freshened(stored, byHead: otherLength, requestTime: Self.t0, responseTime: Self.t0) == nil)
+        let noValidators = HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=99"])
+        #expect(CacheRules.freshened(Self.stored([:]), byHead: noValidators, requestTime: Self.t0, responseTime: Self.t0) == nil)
+        let modified = Self.stored([.lastModified: "Sun, 06 Nov 1994 08:00:00 GMT"])
+        let sameDate = HTTPResponse(status: .ok, headerFields: [.lastModified: "Sun, 06 Nov 1994 08:00:00 GMT"])
+        #expect(CacheRules.freshened(modified, byHead: sameDate, requestTime: Self.t0, responseTime: Self.t0) != nil)
+    }
+
     @Test func unsafeMethodsInvalidate() {
         var post = HTTPRequest(method: .post, scheme: "https", authority: "API.test:443", path: "/items")
         let created = HTTPResponse(status: .created, headerFields: [
