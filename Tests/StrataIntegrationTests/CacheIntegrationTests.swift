@@ -33,6 +33,7 @@ import Testing
         let server: TestServer
         let clock: Clock
         let store: MemoryCacheStore
+        let cache: CacheMiddleware
         let networker: Networker
 
         func endpoint(_ name: String, _ query: String = "", base: URL? = nil) -> Endpoint<String> {
@@ -58,10 +59,39 @@ import Testing
                 let clock = Clock()
                 let store = MemoryCacheStore()
                 let cache = CacheMiddleware(store: store, now: { clock.now })
-                let fixture = Fixture(routes: routes, server: server, clock: clock, store: store,
+                let fixture = Fixture(routes: routes, server: server, clock: clock, store: store, cache: cache,
                                       networker: Networker(transport: transport, middleware: [cache] + extra))
                 try await body(fixture)
             }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func staleWhileRevalidateServesTheStaleCopyAndRefreshesItInTheBackground(_ kind: TransportKind) async throws {
+        try await Self.with(kind) { fixture in
+            let endpoint = fixture.endpoint("swr", "cc=max-age%3D10,stale-while-revalidate%3D60&etag=1")
+            #expect(try await fixture.load(endpoint).value == "swr #1")
+            fixture.clock.advance(20)  // stale by 10 s, within the 60 s window
+
+            let stale = try await fixture.load(endpoint)
+            #expect(stale.value == "swr #1")
+            #expect(stale.cache == CacheOutcome(source: .cache, age: .seconds(20), isStale: true))
+            await fixture.cache.waitForRevalidations()
+            #expect(fixture.cache.pendingRevalidations == 0)
+            #expect(fixture.routes.hits("swr") == 2)
+            #expect(fixture.routes.notModified == 1)  // revalidated with If-None-Match
+            let refreshed = try await fixture.load(endpoint)
+            #expect(refreshed.value == "swr #1")
+            #expect(refreshed.cache == CacheOutcome(source: .cache, age: .seconds(0), isStale: false))
+
+            fixture.routes.changeAll()  // a new version on the server
+            fixture.clock.advance(20)
+            #expect(try await fixture.load(endpoint).value == "swr #1")  // stale, at once
+            await fixture.cache.waitForRevalidations()
+            let updated = try await fixture.load(endpoint)
+            #expect(updated.value == "swr #3")
+            #expect(updated.cache?.source == .cache)
+            #expect(fixture.routes.hits("swr") == 3)
         }
     }
 

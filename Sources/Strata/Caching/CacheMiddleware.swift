@@ -26,11 +26,14 @@ import HTTPTypes
 /// with an `Age` field; a stale one is revalidated with `If-None-Match` /
 /// `If-Modified-Since`, and a `304` gives the caller the stored status and body with the
 /// updated fields (``CacheOutcome/Source/revalidated``). Within `stale-while-revalidate`
-/// the stale response is served (marked ``CacheOutcome/isStale``) without a request —
-/// not revalidated in the background: a middleware's `next` lives only as long as its
-/// call, and nothing outlives a call; the first request after the window revalidates.
-/// Within `stale-if-error` a stale response is served when revalidation fails with a
-/// transport error or a 5xx.
+/// the stale response is served at once (marked ``CacheOutcome/isStale``) and revalidated
+/// in the background (RFC 5861 §3): the ``Networker`` sends the request again, through
+/// all of its middleware, with `Cache-Control: no-cache`, in a task of its own, one per
+/// key at a time, within the call's timeout and at most
+/// ``Configuration/revalidationTimeout`` (``waitForRevalidations()`` awaits those under
+/// way). Within
+/// `stale-if-error` a stale response is served when revalidation fails with a transport
+/// error or a 5xx.
 ///
 /// Place it after ``AuthenticationMiddleware`` so that it sees the `Authorization` field
 /// the rule above is about, and so that the retry step outside it retries real network
@@ -45,16 +48,21 @@ public struct CacheMiddleware: Middleware {
         public var usesHeuristicFreshness: Bool
         /// The strategy of endpoints that set none (default ``CacheStrategy/remoteOnly``).
         public var strategy: CacheStrategy
+        /// The longest a background revalidation (within `stale-while-revalidate`) runs
+        /// (default 30 s); the client's timeout bounds it too.
+        public var revalidationTimeout: Duration
 
         /// Creates settings.
         public init(
             maxBodySize: Int = 1024 * 1024,
             usesHeuristicFreshness: Bool = false,
-            strategy: CacheStrategy = .remoteOnly
+            strategy: CacheStrategy = .remoteOnly,
+            revalidationTimeout: Duration = .seconds(30)
         ) {
             self.maxBodySize = maxBodySize
             self.usesHeuristicFreshness = usesHeuristicFreshness
             self.strategy = strategy
+            self.revalidationTimeout = revalidationTimeout
         }
     }
 
@@ -63,6 +71,8 @@ public struct CacheMiddleware: Middleware {
     /// The cache's settings.
     public let configuration: Configuration
     private let now: @Sendable () -> Date
+    /// The background revalidations under way, shared by the copies of this cache.
+    fileprivate let revalidations = BackgroundRevalidations()
 
     /// Creates a cache over `store`.
     /// - Parameters:
@@ -118,6 +128,15 @@ public struct CacheMiddleware: Middleware {
         case .remoteOnly:
             return try await exchange.standard(stored, next)
         }
+    }
+
+    /// How many background revalidations are under way.
+    public var pendingRevalidations: Int { revalidations.count }
+
+    /// Returns once no background revalidation is under way: those started before and
+    /// during the wait have ended (each within its deadline).
+    public func waitForRevalidations() async {
+        await revalidations.waitForAll()
     }
 
     /// Sends a `HEAD` and, when it is answered `200`, updates the stored `GET` response
@@ -212,6 +231,8 @@ private struct Exchange {
         case .serve:
             return serve(stored, as: .cache)
         case .serveWhileRevalidating:
+            context.revalidationRecord?.record(DueRevalidation(
+                key: key, revalidations: cache.revalidations, timeout: cache.configuration.revalidationTimeout))
             return serve(stored, as: .cache)
         case .revalidate:
             return try await revalidate(stored, next) { _ in
@@ -347,3 +368,41 @@ private struct ResumedChunks: AsyncSequence, Sendable {
     func makeAsyncIterator() -> AsyncIterator { AsyncIterator(read: read, rest: rest) }
 }
 
+/// A revalidation a call owes its cache: it served a stale response within
+/// `stale-while-revalidate`. The ``Networker`` starts it when the call's exchange ends.
+struct DueRevalidation: Sendable {
+    /// The stored response's key.
+    let key: CacheKey
+    /// Where it runs, one per key.
+    let revalidations: BackgroundRevalidations
+    /// How long it may take at most.
+    let timeout: Duration
+}
+
+/// The background revalidations of one cache: at most one task per key, each removed
+/// when it ends.
+final class BackgroundRevalidations: Sendable {
+    private let tasks = Locked<[CacheKey: Task<Void, Never>]>([:])
+
+    /// How many are under way.
+    var count: Int { tasks.withLock { $0.count } }
+
+    /// Runs `work` in a task of its own unless one runs for `key` already.
+    func start(_ key: CacheKey, _ work: @escaping @Sendable () async -> Void) {
+        tasks.withLock { tasks in
+            guard tasks[key] == nil else { return }
+            // The task removes itself under the same lock, so never before it was added.
+            tasks[key] = Task {
+                await work()
+                self.tasks.withLock { _ = $0.removeValue(forKey: key) }
+            }
+        }
+    }
+
+    /// Returns once none is under way.
+    func waitForAll() async {
+        while let task = tasks.withLock({ $0.values.first }) {
+            await task.value
+        }
+    }
+}

@@ -25,6 +25,7 @@ extension Networker {
         switch outcome.result {
         case .success(let (response, responseBody)):
             head = response
+            startDueRevalidation(of: request, after: context)
             if let responseBody, responseBody.bufferedData == nil, let timer {
                 body = MessageBody(length: responseBody.length, source: TimedChunkSource(responseBody, timer: timer))
             } else {

@@ -116,6 +116,7 @@ public struct Networker: Sendable {
         let encoded = try encode(endpoint)
         let request = encoded.head
         let (head, body) = try await exchange(request, body: encoded.body, context: context)
+        startDueRevalidation(of: request, after: context)
 
         try (endpoint.validation ?? configuration.validation)
             .validate(head, body: body, for: request, errorBodyLimit: configuration.errorBodyLimit)
@@ -168,6 +169,7 @@ public struct Networker: Sendable {
         context.callLogger = CallLogger(configuration.logger, requestID: Pipeline.nextRequestID())
         context.retryRecord = retries ? RetryRecord() : nil
         context.cacheRecord = caches ? CallRecord() : nil
+        context.revalidationRecord = caches ? CallRecord() : nil
         return context
     }
 

@@ -49,6 +49,9 @@ public struct MiddlewareContext: Sendable {
     /// Where ``CacheMiddleware`` leaves the call's ``CacheOutcome``; set by the
     /// ``Networker`` when its middleware caches.
     var cacheRecord: CallRecord<CacheOutcome>?
+    /// The background revalidation this call owes, when a ``CacheMiddleware`` served a
+    /// stale response within `stale-while-revalidate`; present when the client caches.
+    var revalidationRecord: CallRecord<DueRevalidation>?
 
     /// Creates a context.
     public init(
