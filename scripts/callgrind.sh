@@ -17,7 +17,9 @@
 # the in-memory transport, the 193-byte user decoded into the model), pipeline-0mw,
 # decode-user-plain (JSONDecoder().decode of the same bytes), decode-map-1mb (Strata's
 # parse of the 1 MB photo list: bytes -> DTO -> model), decode-plain-1mb (plain
-# JSONDecoder into the DTO), cache-memory-hit (the user served by a memory cache). Needs valgrind (apt-get install -y valgrind).
+# JSONDecoder into the DTO), cache-memory-hit (the user served by a memory cache);
+# and, over loopback, ahc-raw-user / ahc-strata-user (the ahc pair's GET user; the
+# server's instructions are not counted). Needs valgrind (apt-get install -y valgrind).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -51,6 +53,19 @@ allocations() {
         >/dev/null 2>"$work/mc.log" || { cat "$work/mc.log" >&2; exit 1; }
     sed -n 's/.*total heap usage: \([0-9,]*\) allocs.*/\1/p' "$work/mc.log" | tr -d ,
 }
+
+# The ahc-* cases need the bench server: it runs natively (valgrind cannot start a child
+# process), stopped when its standard input (the fifo) closes.
+if printf '%s\n' "${cases[@]}" | grep -q '^ahc-'; then
+    mkfifo "$work/serve.in"
+    "$bin" --serve < "$work/serve.in" > "$work/serve.out" 2>&1 &
+    exec 3> "$work/serve.in"
+    trap 'exec 3>&-; rm -rf "$work"' EXIT
+    for _ in $(seq 100); do grep -q 'port ' "$work/serve.out" && break; sleep 0.1; done
+    port=$(sed -n 's/.*strata-bench-serve port \([0-9]*\).*/\1/p' "$work/serve.out")
+    [[ -n "$port" ]] || { echo "callgrind.sh: the bench server did not start" >&2; cat "$work/serve.out" >&2; exit 1; }
+    export STRATA_BENCH_SERVER="http://127.0.0.1:$port"
+fi
 
 printf "%-20s %8s %16s %14s\n" case "ΔN" "instructions/it" "allocs/it"
 for name in "${cases[@]}"; do

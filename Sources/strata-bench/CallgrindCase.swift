@@ -1,6 +1,8 @@
+import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import Strata
+import StrataAsyncHTTPClient
 import struct StrataDemo.Photo
 import struct StrataDemo.PhotoEntry
 
@@ -23,6 +25,12 @@ enum CallgrindCase: String, CaseIterable {
     /// One `GET` of the user answered by a `CacheMiddleware` over a `MemoryCacheStore`
     /// (the first iteration stores it; every later one is a hit), decoded into the model.
     case cacheMemoryHit = "cache-memory-hit"
+    /// Raw AsyncHTTPClient: `GET` of the user from the bench server (at
+    /// `STRATA_BENCH_SERVER`, else in a child process; not counted), collected and
+    /// decoded into the DTO, as the `ahc` pair's baseline.
+    case ahcRaw = "ahc-raw-user"
+    /// The same through a `Networker` over `AsyncHTTPClientTransport` into the model.
+    case ahcStrata = "ahc-strata-user"
 
     /// Runs the case called `name` `iterations` times; returns the exit status.
     static func run(_ name: String, iterations: Int) async -> Int32 {
@@ -53,6 +61,27 @@ enum CallgrindCase: String, CaseIterable {
                                       configuration: configuration)
             let request = strataRequests(networker, routes: .instantCached).user
             for _ in 0..<iterations { try await request() }
+        case .ahcRaw, .ahcStrata:
+            // Under valgrind a child process cannot be started (its file descriptors are
+            // valgrind's): scripts/callgrind.sh starts the server and passes its address.
+            let server = try ProcessInfo.processInfo.environment["STRATA_BENCH_SERVER"]
+                .flatMap(URL.init(string:))
+                .map { BenchServer.Handle(baseURL: $0, placement: "given", stop: {}) } ?? BenchServer.startChild()
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .strataDefault)
+            let routes = Routes(baseURL: server.baseURL)
+            let request = self == .ahcRaw
+                ? rawAsyncHTTPClientRequests(client, routes: routes).user
+                : strataRequests(Networker(transport: AsyncHTTPClientTransport(client: client), configuration: configuration),
+                                 routes: routes).user
+            var failure: (any Error)?
+            do {
+                for _ in 0..<iterations { try await request() }
+            } catch {
+                failure = error
+            }
+            try? await client.shutdown()
+            await server.stop()
+            if let failure { throw failure }
         case .decodeUser:
             for _ in 0..<iterations {
                 guard try JSONDecoder().decode(UserEntry.self, from: Payloads.userJSON).photos.count == 3 else {
