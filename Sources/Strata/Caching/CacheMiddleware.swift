@@ -31,9 +31,8 @@ import HTTPTypes
 /// all of its middleware, with `Cache-Control: no-cache`, in a task of its own, one per
 /// key at a time, within the call's timeout and at most
 /// ``Configuration/revalidationTimeout`` (``waitForRevalidations()`` awaits those under
-/// way). Within
-/// `stale-if-error` a stale response is served when revalidation fails with a transport
-/// error or a 5xx.
+/// way). Within `stale-if-error` a stale response is served when revalidation fails with
+/// a transport error or a 5xx.
 ///
 /// Place it after ``AuthenticationMiddleware`` so that it sees the `Authorization` field
 /// the rule above is about, and so that the retry step outside it retries real network
@@ -366,43 +365,4 @@ private struct ResumedChunks: AsyncSequence, Sendable {
     }
 
     func makeAsyncIterator() -> AsyncIterator { AsyncIterator(read: read, rest: rest) }
-}
-
-/// A revalidation a call owes its cache: it served a stale response within
-/// `stale-while-revalidate`. The ``Networker`` starts it when the call's exchange ends.
-struct DueRevalidation: Sendable {
-    /// The stored response's key.
-    let key: CacheKey
-    /// Where it runs, one per key.
-    let revalidations: BackgroundRevalidations
-    /// How long it may take at most.
-    let timeout: Duration
-}
-
-/// The background revalidations of one cache: at most one task per key, each removed
-/// when it ends.
-final class BackgroundRevalidations: Sendable {
-    private let tasks = Locked<[CacheKey: Task<Void, Never>]>([:])
-
-    /// How many are under way.
-    var count: Int { tasks.withLock { $0.count } }
-
-    /// Runs `work` in a task of its own unless one runs for `key` already.
-    func start(_ key: CacheKey, _ work: @escaping @Sendable () async -> Void) {
-        tasks.withLock { tasks in
-            guard tasks[key] == nil else { return }
-            // The task removes itself under the same lock, so never before it was added.
-            tasks[key] = Task {
-                await work()
-                self.tasks.withLock { _ = $0.removeValue(forKey: key) }
-            }
-        }
-    }
-
-    /// Returns once none is under way.
-    func waitForAll() async {
-        while let task = tasks.withLock({ $0.values.first }) {
-            await task.value
-        }
-    }
 }
