@@ -220,7 +220,10 @@ let package = Package(
             dependencies: [
                 "Strata",
                 "StrataSQLiteCache",
+                "StrataTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),  // tampers with a store's rows
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         // The seeds' own code, as their documents write it, in a module of its own so that

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Strata
+import StrataSQLiteCache
 import struct StrataDemo.Photo
 import struct StrataDemo.PhotoEntry
 
@@ -20,6 +21,12 @@ enum CallgrindCase: String, CaseIterable {
     case decodeMap = "decode-map-1mb"
     /// Plain `JSONDecoder().decode` of the same bytes into `[PhotoEntry]`.
     case decodePlain = "decode-plain-1mb"
+    /// A cache hit: the same `GET` of the user, decoded, through a `Networker` whose only
+    /// middleware is a ``CacheMiddleware`` on a ``SQLiteCacheStore`` in a temporary file
+    /// (the first request, outside the count's difference, stores it).
+    case cacheSQLiteHit = "cache-sqlite-hit"
+    /// The same hit from a ``MemoryCacheStore``: everything but the store's own work.
+    case cacheMemoryHit = "cache-memory-hit"
 
     /// Runs the case called `name` `iterations` times; returns the exit status.
     static func run(_ name: String, iterations: Int) async -> Int32 {
@@ -66,6 +73,29 @@ enum CallgrindCase: String, CaseIterable {
                     throw BenchError(description: "wrong photo count")
                 }
             }
+        case .cacheSQLiteHit, .cacheMemoryHit:
+            let file = FileManager.default.temporaryDirectory
+                .appendingPathComponent("strata-callgrind-\(ProcessInfo.processInfo.processIdentifier).sqlite").path
+            defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
+            let store: any CacheStore = self == .cacheMemoryHit ? MemoryCacheStore() : try SQLiteCacheStore(path: file)
+            let networker = Networker(transport: CacheableTransport(), middleware: [CacheMiddleware(store: store)],
+                                      configuration: configuration)
+            let request = strataRequests(networker, routes: .instant).user
+            try await request()
+            for _ in 0..<iterations { try await request() }
         }
+    }
+}
+
+/// ``InstantTransport`` with responses a cache keeps for an hour.
+private struct CacheableTransport: Transport {
+    func send(
+        _ request: HTTPRequest,
+        body: MessageBody?,
+        deadline: ContinuousClock.Instant?
+    ) async throws -> (HTTPResponse, MessageBody?) {
+        var (head, body) = try await InstantTransport().send(request, body: body, deadline: deadline)
+        head.headerFields[.cacheControl] = "max-age=3600"
+        return (head, body)
     }
 }
