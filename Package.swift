@@ -74,6 +74,7 @@ let package = Package(
             dependencies: [
                 "Strata",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),  // a hit reads its rows with SQLite's C API
             ]
         ),
         // Swinject registrations for the client, its transport, coders and middleware (seed 004's

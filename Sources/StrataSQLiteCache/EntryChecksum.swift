@@ -50,6 +50,18 @@ struct EntryChecksum {
     }
 
     /// Adds a whole part: its length, then its bytes.
+    mutating func addPart(_ bytes: UnsafeRawBufferPointer) {
+        addLength(bytes.count)
+        add(bytes)
+    }
+
+    /// Adds an entry's request and response times (seconds since 1970).
+    mutating func addTimes(_ requestTime: Double, _ responseTime: Double) {
+        add(requestTime.bitPattern)
+        add(responseTime.bitPattern)
+    }
+
+    /// Adds a whole part: its length, then its bytes.
     mutating func addPart(_ bytes: some Collection<UInt8>) {
         addLength(bytes.count)
         if bytes.withContiguousStorageIfAvailable({ add(UnsafeRawBufferPointer($0)) }) == nil {

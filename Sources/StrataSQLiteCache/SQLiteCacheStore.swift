@@ -89,22 +89,7 @@ public final class SQLiteCacheStore: CacheStore {
                 FROM entries AS e LEFT JOIN chunks AS c ON c.entry_id = e.id
                 WHERE e.key = ? ORDER BY e.id DESC, c.seq
                 """)
-            let cursor = try Row.fetchCursor(statement, arguments: [name])
-            var keyCheck = EntryChecksum()
-            keyCheck.addPart(name.utf8)
-            var variants: [CachedResponse] = []
-            var damaged: [Int64] = []
-            var current: VariantReader?
-            while let row = try cursor.next() {
-                let id: Int64? = Self.value(row, 0)
-                if current == nil || id != current?.id {
-                    current?.finish(into: &variants, damaged: &damaged)
-                    current = VariantReader(row, id: id, check: keyCheck, capacity: capacity)
-                }
-                current?.append(chunkOf: row)
-            }
-            current?.finish(into: &variants, damaged: &damaged)
-            return (variants, damaged)
+            return try VariantRows.read(statement, key: name, capacity: capacity, in: db)
         }
         if !damaged.isEmpty {
             try await pool.write { db in
@@ -134,7 +119,9 @@ public final class SQLiteCacheStore: CacheStore {
         let responseTime = response.responseTime.timeIntervalSince1970
         var check = EntryChecksum()
         check.addPart(name.utf8)
-        Self.addHead(varied: varied, head: head, requestTime: requestTime, responseTime: responseTime, to: &check)
+        varied.withUnsafeBytes { check.addPart($0) }
+        head.withUnsafeBytes { check.addPart($0) }
+        check.addTimes(requestTime, responseTime)
         check.addLength(body.count)
         body.withUnsafeBytes { check.add($0) }
         let checksum = check.value
@@ -280,94 +267,9 @@ public final class SQLiteCacheStore: CacheStore {
         for id in victims { try db.execute(sql: "DELETE FROM entries WHERE id = ?", arguments: [id]) }
     }
 
-    /// Adds the parts of an entry other than its key and body to `check`, in the order
-    /// both the write and the read use.
-    fileprivate static func addHead(varied: some ContiguousBytes, head: some ContiguousBytes,
-                                    requestTime: Double, responseTime: Double, to check: inout EntryChecksum) {
-        varied.withUnsafeBytes { check.addLength($0.count); check.add($0) }
-        head.withUnsafeBytes { check.addLength($0.count); check.add($0) }
-        check.add(requestTime.bitPattern)
-        check.add(responseTime.bitPattern)
-    }
-
     /// The value at `index` as `T`, or `nil` when it is `NULL` or of another type: GRDB's
     /// typed subscripts trap on a failed conversion, and a damaged file may hold anything.
-    fileprivate static func value<T: DatabaseValueConvertible>(_ row: Row, _ index: Int) -> T? {
+    private static func value<T: DatabaseValueConvertible>(_ row: Row, _ index: Int) -> T? {
         T.fromDatabaseValue(row[index] as DatabaseValue)
-    }
-}
-
-/// One entry being read from the rows of ``SQLiteCacheStore/variants(for:)``: its columns
-/// from the first row, then a body chunk from each row, checked at the end.
-private struct VariantReader {
-    /// The entry's id, `nil` when the row's is unreadable.
-    let id: Int64?
-    private var parts: (head: HTTPResponse, varied: [String: String], requestTime: Double, responseTime: Double)?
-    private let declaredSize: Int
-    private let storedChecksum: Int64?
-    private var check: EntryChecksum
-    private var body: Data
-    private var isDamaged: Bool
-
-    /// Reads the entry's columns from its first `row`; `check` holds the key already.
-    init(_ row: Row, id: Int64?, check: EntryChecksum, capacity: Int) {
-        self.id = id
-        let declaredSize: Int? = SQLiteCacheStore.value(row, 3)
-        let requestTime: Double? = SQLiteCacheStore.value(row, 5)
-        let responseTime: Double? = SQLiteCacheStore.value(row, 6)
-        self.declaredSize = declaredSize ?? -1
-        self.storedChecksum = SQLiteCacheStore.value(row, 4)
-        // The declared size may be damaged too: it bounds nothing beyond the store's capacity.
-        self.body = Data(capacity: min(max(0, self.declaredSize), capacity))
-        var check = check
-        // The blobs are read in place; only the decoded head and secondary key are kept.
-        let parts = try? row.withUnsafeData(atIndex: 1) { varied in
-            try row.withUnsafeData(atIndex: 2) { head -> (HTTPResponse, [String: String])? in
-                guard let varied, let head, let requestTime, let responseTime, let declaredSize else { return nil }
-                SQLiteCacheStore.addHead(varied: varied, head: head, requestTime: requestTime, responseTime: responseTime, to: &check)
-                check.addLength(declaredSize)
-                guard let decodedHead = head.withUnsafeBytes(EntryCoding.decodeHead),
-                      let decodedVaried = varied.withUnsafeBytes(EntryCoding.decodeVaried)
-                else { return nil }
-                return (decodedHead, decodedVaried)
-            }
-        }
-        self.check = check
-        if let parts, let requestTime, let responseTime {
-            self.parts = (parts.0, parts.1, requestTime, responseTime)
-            self.isDamaged = false
-        } else {
-            self.isDamaged = true
-        }
-    }
-
-    /// Adds the body chunk of `row`, if it has one.
-    mutating func append(chunkOf row: Row) {
-        guard !isDamaged else { return }
-        do {
-            try row.withUnsafeData(atIndex: 7) { chunk in
-                guard let chunk else { return }
-                guard body.count + chunk.count <= declaredSize else {
-                    isDamaged = true
-                    return
-                }
-                chunk.withUnsafeBytes { check.add($0) }
-                body.append(chunk)
-            }
-        } catch {
-            isDamaged = true
-        }
-    }
-
-    /// Adds the entry to `variants` when it passes its check, else its id to `damaged`.
-    func finish(into variants: inout [CachedResponse], damaged: inout [Int64]) {
-        guard !isDamaged, let parts, body.count == declaredSize, check.value == storedChecksum else {
-            if let id { damaged.append(id) }
-            return
-        }
-        variants.append(CachedResponse(head: parts.head, body: body,
-                                       requestTime: Date(timeIntervalSince1970: parts.requestTime),
-                                       responseTime: Date(timeIntervalSince1970: parts.responseTime),
-                                       variedFields: parts.varied))
     }
 }
