@@ -18,9 +18,8 @@ import Strata
 ///   stored with its body's length and a 64-bit hash over its key, secondary key, head,
 ///   times and body, checked when read; an entry that fails the check (a damaged byte, a
 ///   missing or altered body chunk) is deleted and reads as a miss.
-/// - **Bodies in chunks.** A body is stored in chunks of ``chunkSize`` bytes, written one
-///   at a time and read into one buffer of the body's size: a large body is never held
-///   twice.
+/// - **Bodies in chunks.** A body is stored in chunks of 128 KiB, written one at a time
+///   and read into one buffer of the body's size: a large body is never held twice.
 /// - **Schema version.** The database carries an application id and a schema version
 ///   (`PRAGMA application_id`, `user_version`); a store written by another schema
 ///   version is emptied and recreated (a cache loses nothing that matters).
@@ -36,14 +35,14 @@ public final class SQLiteCacheStore: CacheStore {
     public let capacity: Int
     /// Where a damaged or foreign file found at ``path`` was moved, when opening found one.
     public let recoveredFile: String?
-    /// The size of the chunks a body is stored in (the last one may be shorter).
-    public static let chunkSize = 128 * 1024
     private let pool: DatabasePool
     /// Keys read since the last write, each with the number of its latest read: their
     /// recency is written with the next `store`, just before it evicts, so a hit takes no
     /// write transaction. One item per key, however often it is read.
     private let pendingUses = Locked<(count: Int, keys: [String: Int])>((0, [:]))
 
+    /// The size of the chunks a body is stored in (the last one may be shorter).
+    static let chunkSize = 128 * 1024
     /// The schema this code writes; another version is reset. Version 1 kept each body
     /// whole in its entry's row, with a JSON head.
     static let schemaVersion = 2

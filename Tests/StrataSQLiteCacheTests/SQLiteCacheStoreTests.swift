@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Strata
-import StrataSQLiteCache
+@testable import StrataSQLiteCache
 import Testing
 
 /// The SQLite store: persistence, the byte bound, schema versions, damaged and foreign
