@@ -74,6 +74,7 @@ let package = Package(
             dependencies: [
                 "Strata",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),  // a hit reads its rows with SQLite's C API
             ]
         ),
         // Swinject registrations for the client, its transport, coders and middleware (seed 004's
@@ -220,7 +221,10 @@ let package = Package(
             dependencies: [
                 "Strata",
                 "StrataSQLiteCache",
+                "StrataTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),  // tampers with a store's rows
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         // The seeds' own code, as their documents write it, in a module of its own so that

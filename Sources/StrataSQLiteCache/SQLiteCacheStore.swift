@@ -14,13 +14,16 @@ import Strata
 ///
 /// - **Never a crash, never a wrong body.** A file that is not a SQLite database (random
 ///   bytes), a damaged one (cut short) or another program's database is moved aside
-///   (``recoveredFile`` says where) and a new store created in its place. Every body is
-///   stored with its length and an FNV-1a hash and checked when read; a row that fails
-///   the check is deleted and reads as a miss.
+///   (``recoveredFile`` says where) and a new store created in its place. Every entry is
+///   stored with its body's length and a 64-bit hash over its key, secondary key, head,
+///   times and body, checked when read; an entry that fails the check (a damaged byte, a
+///   missing or altered body chunk) is deleted and reads as a miss.
+/// - **Bodies in chunks.** A body is stored in chunks of 128 KiB, written one at a time
+///   and read into one buffer of the body's size: a large body is never held twice.
 /// - **Schema version.** The database carries an application id and a schema version
 ///   (`PRAGMA application_id`, `user_version`); a store written by another schema
 ///   version is emptied and recreated (a cache loses nothing that matters).
-/// - **Bound.** After each write, least recently used rows (read or written) are
+/// - **Bound.** After each write, least recently used entries (read or written) are
 ///   deleted until the stored bytes (``CachedResponse/cost``) fit ``capacity``. A read is
 ///   remembered in memory and its recency written with the next write, so a hit takes no
 ///   write transaction (reads not followed by a write before the store closes are not
@@ -33,12 +36,16 @@ public final class SQLiteCacheStore: CacheStore {
     /// Where a damaged or foreign file found at ``path`` was moved, when opening found one.
     public let recoveredFile: String?
     private let pool: DatabasePool
-    /// Keys read since the last write, oldest first: their recency is written with the next
-    /// `store`, just before it evicts, so a hit takes no write transaction.
-    private let pendingUses = Locked<[String]>([])
+    /// Keys read since the last write, each with the number of its latest read: their
+    /// recency is written with the next `store`, just before it evicts, so a hit takes no
+    /// write transaction. One item per key, however often it is read.
+    private let pendingUses = Locked<(count: Int, keys: [String: Int])>((0, [:]))
 
-    /// The schema this code writes; another version is reset.
-    static let schemaVersion = 1
+    /// The size of the chunks a body is stored in (the last one may be shorter).
+    static let chunkSize = 128 * 1024
+    /// The schema this code writes; another version is reset. Version 1 kept each body
+    /// whole in its entry's row, with a JSON head.
+    static let schemaVersion = 2
     /// `PRAGMA application_id` of a Strata cache database ("STRC").
     static let applicationID = 0x5354_5243
 
@@ -65,73 +72,91 @@ public final class SQLiteCacheStore: CacheStore {
     }
 
     /// The variants under `key`, most recently stored first; a hit makes them the most
-    /// recently used. Rows whose body fails its check are deleted and skipped.
+    /// recently used. Entries that fail their check are deleted and skipped.
     public func variants(for key: CacheKey) async throws -> [CachedResponse] {
         let name = key.description
-        // Read (and check the bodies) beside other readers; only the removal of damaged rows
-        // takes the writer here, the recency update waits for the next store. The read is
-        // GRDB's synchronous one, run on the calling thread: a short indexed read, where the
-        // asynchronous one costs two thread hand-offs (most of a hit's time, measured).
+        let capacity = self.capacity
+        // Read (and check) beside other readers; only the removal of damaged entries takes
+        // the writer here, the recency update waits for the next store. The read is GRDB's
+        // synchronous one, run on the calling thread: a short indexed read, where the
+        // asynchronous one costs two thread hand-offs (most of a hit's time, measured). It
+        // is one statement, so one SQLite read transaction by itself: GRDB's BEGIN and
+        // COMMIT around it would add nothing but two statements.
         let (variants, damaged) = try readNow { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT id, head, body, body_hash, varied, request_time, response_time
-                FROM entries WHERE key = ? ORDER BY id DESC
-                """, arguments: [name])
-            var variants: [CachedResponse] = []
-            var damaged: [Int64] = []
-            for row in rows {
-                if let variant = Self.decode(row) {
-                    variants.append(variant)
-                } else if let id: Int64 = Self.value(row, "id") {
-                    damaged.append(id)
-                }
-            }
-            return (variants, damaged)
+            let statement = try db.cachedStatement(sql: """
+                SELECT e.id, e.varied, e.head, e.body_size, e.checksum, e.request_time, e.response_time, c.data
+                FROM entries AS e LEFT JOIN chunks AS c ON c.entry_id = e.id
+                WHERE e.key = ? ORDER BY e.id DESC, c.seq
+                """)
+            return try VariantRows.read(statement, key: name, capacity: capacity, in: db)
         }
         if !damaged.isEmpty {
             try await pool.write { db in
                 for id in damaged { try db.execute(sql: "DELETE FROM entries WHERE id = ?", arguments: [id]) }
             }
         }
-        if !variants.isEmpty { pendingUses.withLock { $0.append(name) } }
+        if !variants.isEmpty {
+            pendingUses.withLock { uses in
+                uses.count += 1
+                uses.keys[name] = uses.count
+            }
+        }
         return variants
     }
 
     /// Stores `response`, replacing the variant with the same secondary key, then evicts
-    /// least recently used rows until the store fits. A response larger than the whole
+    /// least recently used entries until the store fits. A response larger than the whole
     /// store is not kept (and the key's older copies are dropped).
     public func store(_ response: CachedResponse, for key: CacheKey) async throws {
         let name = key.description
         let cost = response.cost
         let capacity = self.capacity
-        let head = try JSONEncoder().encode(response.head)
-        let varied = try Self.variedKey(response.variedFields)
+        let head = Data(EntryCoding.encode(response.head))
+        let varied = Data(EntryCoding.encode(response.variedFields))
+        let body = response.body
+        let requestTime = response.requestTime.timeIntervalSince1970
+        let responseTime = response.responseTime.timeIntervalSince1970
+        var check = EntryChecksum()
+        check.addPart(name.utf8)
+        varied.withUnsafeBytes { check.addPart($0) }
+        head.withUnsafeBytes { check.addPart($0) }
+        check.addTimes(requestTime, responseTime)
+        check.addLength(body.count)
+        body.withUnsafeBytes { check.add($0) }
+        let checksum = check.value
         let uses = pendingUses.withLock { uses in
-            defer { uses.removeAll() }
-            return uses
+            defer { uses = (0, [:]) }
+            return uses.keys.sorted { $0.value < $1.value }.map(\.key)
         }
         try await pool.write { db in
             for used in uses {
-                try db.execute(sql: "UPDATE entries SET last_used = (SELECT COALESCE(MAX(last_used), 0) + 1 FROM entries) WHERE key = ?",
-                               arguments: [used])
+                try db.cachedStatement(sql: """
+                    UPDATE entries SET last_used = (SELECT COALESCE(MAX(last_used), 0) + 1 FROM entries) WHERE key = ?
+                    """).execute(arguments: [used])
             }
             guard cost <= capacity else {
                 try db.execute(sql: "DELETE FROM entries WHERE key = ?", arguments: [name])
                 return
             }
-            try db.execute(sql: """
-                INSERT OR REPLACE INTO entries (key, varied, head, body, body_hash, request_time, response_time, size, last_used)
+            try db.cachedStatement(sql: "DELETE FROM entries WHERE key = ? AND varied = ?").execute(arguments: [name, varied])
+            try db.cachedStatement(sql: """
+                INSERT INTO entries (key, varied, head, body_size, checksum, request_time, response_time, size, last_used)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(last_used), 0) + 1 FROM entries))
-                """, arguments: [name, varied, head, response.body, Self.hash(response.body),
-                                 response.requestTime.timeIntervalSince1970, response.responseTime.timeIntervalSince1970, cost])
+                """).execute(arguments: [name, varied, head, body.count, checksum, requestTime, responseTime, cost])
+            let id = db.lastInsertedRowID
+            let insertChunk = try db.cachedStatement(sql: "INSERT INTO chunks (entry_id, seq, data) VALUES (?, ?, ?)")
+            for (seq, start) in stride(from: body.startIndex, to: body.endIndex, by: Self.chunkSize).enumerated() {
+                let chunk = body[start ..< min(start + Self.chunkSize, body.endIndex)]
+                try insertChunk.execute(arguments: [id, seq, chunk])
+            }
             try Self.evict(db, capacity: capacity)
         }
     }
 
-    /// GRDB's synchronous read, from a synchronous context (an `async` caller gets the
-    /// asynchronous overload otherwise).
+    /// GRDB's synchronous read without a transaction, from a synchronous context (an
+    /// `async` caller gets the asynchronous overload otherwise).
     private func readNow<T>(_ body: (Database) throws -> T) throws -> T {
-        try pool.read(body)
+        try pool.unsafeRead(body)
     }
 
     /// Removes every variant under `key`.
@@ -142,7 +167,7 @@ public final class SQLiteCacheStore: CacheStore {
 
     /// Removes everything.
     public func removeAll() async throws {
-        try await pool.write { db in try db.execute(sql: "DELETE FROM entries") }
+        try await pool.write { db in try db.execute(sql: "DELETE FROM chunks; DELETE FROM entries") }
     }
 
     /// Closes the database; later calls throw.
@@ -155,6 +180,8 @@ public final class SQLiteCacheStore: CacheStore {
     private static func open(_ path: String) throws -> DatabasePool {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
+        // Deleting an entry deletes its chunks (`ON DELETE CASCADE`).
+        configuration.foreignKeysEnabled = true
         // A cache may lose its last writes in a power cut, never its consistency: in WAL mode
         // NORMAL syncs at checkpoints only, not at every commit (a hit's recency update).
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
@@ -177,27 +204,37 @@ public final class SQLiteCacheStore: CacheStore {
         let application = try Int.fetchOne(db, sql: "PRAGMA application_id") ?? 0
         let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
         let tables = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") ?? 0
-        if application == applicationID, version == schemaVersion { return }
+        let ours = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('entries', 'chunks')") ?? 0
+        if application == applicationID, version == schemaVersion, ours == 2 { return }
         guard application == applicationID || tables == 0 else {
             throw DatabaseError(resultCode: .SQLITE_NOTADB, message: "not a Strata cache database")
         }
-        try db.execute(sql: "DROP TABLE IF EXISTS entries")
+        try db.execute(sql: "DROP TABLE IF EXISTS chunks; DROP TABLE IF EXISTS entries")
+        // `entries_key` serves a read in the order it returns, so that the body chunks it
+        // joins are never copied into a sort.
         try db.execute(sql: """
             CREATE TABLE entries (
                 id INTEGER PRIMARY KEY,
                 key TEXT NOT NULL,
-                varied TEXT NOT NULL,
+                varied BLOB NOT NULL,
                 head BLOB NOT NULL,
-                body BLOB NOT NULL,
-                body_hash INTEGER NOT NULL,
+                body_size INTEGER NOT NULL,
+                checksum INTEGER NOT NULL,
                 request_time DOUBLE NOT NULL,
                 response_time DOUBLE NOT NULL,
                 size INTEGER NOT NULL,
                 last_used INTEGER NOT NULL,
                 UNIQUE (key, varied)
-            )
+            );
+            CREATE INDEX entries_key ON entries (key, id);
+            CREATE INDEX entries_last_used ON entries (last_used);
+            CREATE TABLE chunks (
+                entry_id INTEGER NOT NULL REFERENCES entries (id) ON DELETE CASCADE,
+                seq INTEGER NOT NULL,
+                data BLOB NOT NULL,
+                PRIMARY KEY (entry_id, seq)
+            );
             """)
-        try db.execute(sql: "CREATE INDEX entries_last_used ON entries (last_used)")
         try db.execute(sql: "PRAGMA application_id = \(applicationID)")
         try db.execute(sql: "PRAGMA user_version = \(schemaVersion)")
     }
@@ -217,54 +254,21 @@ public final class SQLiteCacheStore: CacheStore {
     // MARK: - Rows
 
     private static func evict(_ db: Database, capacity: Int) throws {
-        var total = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM entries") ?? 0
+        var total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(SUM(size), 0) FROM entries")) ?? 0
         guard total > capacity else { return }
         let cursor = try Row.fetchCursor(db, sql: "SELECT id, size FROM entries ORDER BY last_used")
         var victims: [Int64] = []
         while total > capacity, let row = try cursor.next() {
-            guard let id: Int64 = value(row, "id") else { continue }
+            guard let id: Int64 = value(row, 0) else { continue }
             victims.append(id)
-            total -= value(row, "size") ?? 0
+            total -= value(row, 1) ?? 0
         }
         for id in victims { try db.execute(sql: "DELETE FROM entries WHERE id = ?", arguments: [id]) }
     }
 
-    /// The stored response of `row`, or `nil` when any part of it fails to read or its
-    /// body fails the hash check.
-    private static func decode(_ row: Row) -> CachedResponse? {
-        guard let headData: Data = value(row, "head"), let body: Data = value(row, "body"),
-              let storedHash: Int64 = value(row, "body_hash"), storedHash == hash(body),
-              let head = try? JSONDecoder().decode(HTTPResponse.self, from: headData),
-              let variedText: String = value(row, "varied"),
-              let varied = try? JSONDecoder().decode([String: String].self, from: Data(variedText.utf8)),
-              let requestTime: Double = value(row, "request_time"), let responseTime: Double = value(row, "response_time")
-        else { return nil }
-        return CachedResponse(head: head, body: body, requestTime: Date(timeIntervalSince1970: requestTime),
-                              responseTime: Date(timeIntervalSince1970: responseTime), variedFields: varied)
-    }
-
-    /// The value of `column` as `T`, or `nil` when it is missing, `NULL` or of another
-    /// type: GRDB's typed subscripts trap on a failed conversion, and a damaged file may
-    /// hold anything.
-    private static func value<T: DatabaseValueConvertible>(_ row: Row, _ column: String) -> T? {
-        guard let stored = row[column] as DatabaseValue? else { return nil }
-        return T.fromDatabaseValue(stored)
-    }
-
-    /// The secondary key as canonical text: JSON with sorted keys.
-    private static func variedKey(_ fields: [String: String]) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return String(decoding: try encoder.encode(fields), as: UTF8.self)
-    }
-
-    /// FNV-1a, 64 bits, as a signed integer for SQLite.
-    static func hash(_ data: Data) -> Int64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in data {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return Int64(bitPattern: hash)
+    /// The value at `index` as `T`, or `nil` when it is `NULL` or of another type: GRDB's
+    /// typed subscripts trap on a failed conversion, and a damaged file may hold anything.
+    private static func value<T: DatabaseValueConvertible>(_ row: Row, _ index: Int) -> T? {
+        T.fromDatabaseValue(row[index] as DatabaseValue)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Strata
 import StrataAsyncHTTPClient
+import StrataSQLiteCache
 import struct StrataDemo.Photo
 import struct StrataDemo.PhotoEntry
 
@@ -23,8 +24,11 @@ enum CallgrindCase: String, CaseIterable {
     /// Plain `JSONDecoder().decode` of the same bytes into `[PhotoEntry]`.
     case decodePlain = "decode-plain-1mb"
     /// One `GET` of the user answered by a `CacheMiddleware` over a `MemoryCacheStore`
-    /// (the first iteration stores it; every later one is a hit), decoded into the model.
+    /// (the first request, outside the count's difference, stores it; every later one is
+    /// a hit), decoded into the model.
     case cacheMemoryHit = "cache-memory-hit"
+    /// The same hit from a ``SQLiteCacheStore`` in a temporary file.
+    case cacheSQLiteHit = "cache-sqlite-hit"
     /// Raw AsyncHTTPClient: `GET` of the user from the bench server (at
     /// `STRATA_BENCH_SERVER`, else in a child process; not counted), collected and
     /// decoded into the DTO, as the `ahc` pair's baseline.
@@ -55,11 +59,6 @@ enum CallgrindCase: String, CaseIterable {
             let middleware: [any Middleware] = self == .pipeline5 ? Array(repeating: PassThroughMiddleware(), count: 5) : []
             let networker = Networker(transport: InstantTransport(), middleware: middleware, configuration: configuration)
             let request = strataRequests(networker, routes: .instant).user
-            for _ in 0..<iterations { try await request() }
-        case .cacheMemoryHit:
-            let networker = Networker(transport: InstantTransport(), middleware: [CacheMiddleware(store: MemoryCacheStore())],
-                                      configuration: configuration)
-            let request = strataRequests(networker, routes: .instantCached).user
             for _ in 0..<iterations { try await request() }
         case .ahcRaw, .ahcStrata:
             // Under valgrind a child process cannot be started (its file descriptors are
@@ -103,6 +102,16 @@ enum CallgrindCase: String, CaseIterable {
                     throw BenchError(description: "wrong photo count")
                 }
             }
+        case .cacheMemoryHit, .cacheSQLiteHit:
+            let file = FileManager.default.temporaryDirectory
+                .appendingPathComponent("strata-callgrind-\(ProcessInfo.processInfo.processIdentifier).sqlite").path
+            defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
+            let store: any CacheStore = self == .cacheMemoryHit ? MemoryCacheStore() : try SQLiteCacheStore(path: file)
+            let networker = Networker(transport: InstantTransport(), middleware: [CacheMiddleware(store: store)],
+                                      configuration: configuration)
+            let request = strataRequests(networker, routes: .instantCached).user
+            try await request()
+            for _ in 0..<iterations { try await request() }
         }
     }
 }

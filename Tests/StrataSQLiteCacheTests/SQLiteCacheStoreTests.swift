@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Strata
-import StrataSQLiteCache
+@testable import StrataSQLiteCache
 import Testing
 
 /// The SQLite store: persistence, the byte bound, schema versions, damaged and foreign
@@ -109,10 +109,119 @@ import Testing
         let store = try SQLiteCacheStore(path: path)
         try await store.store(Self.entry("genuine"), for: Self.key("/a"))
         let raw = try DatabasePool(path: path)
-        try await raw.write { db in try db.execute(sql: "UPDATE entries SET body = ?", arguments: [Data("forged!".utf8)]) }
+        try await raw.write { db in try db.execute(sql: "UPDATE chunks SET data = ?", arguments: [Data("forged!".utf8)]) }
         #expect(try await store.variants(for: Self.key("/a")).isEmpty)
         #expect(try await raw.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM entries") } == 0)
         try raw.close()
+    }
+
+    /// The rows of the store's tables, read beside it.
+    static func count(_ table: String, in path: String) async throws -> Int? {
+        let raw = try DatabaseQueue(path: path)
+        defer { try? raw.close() }
+        return try await raw.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") }
+    }
+
+    static func randomBytes(_ count: Int) -> Data {
+        var generator = SystemRandomNumberGenerator()
+        var bytes = [UInt8](repeating: 0, count: count)
+        for index in stride(from: 0, to: count, by: 8) {
+            withUnsafeBytes(of: generator.next() as UInt64) { word in
+                for offset in 0 ..< min(8, count - index) { bytes[index + offset] = word[offset] }
+            }
+        }
+        return Data(bytes)
+    }
+
+    @Test func aBodyOfSeveralChunksRoundTripsByteExactly() async throws {
+        let path = try Self.temporaryPath()
+        let store = try SQLiteCacheStore(path: path, capacity: 4 * 1024 * 1024)
+        let body = Self.randomBytes(1024 * 1024 + 3)
+        let entry = CachedResponse(head: HTTPResponse(status: .ok, headerFields: [.contentType: "application/octet-stream"]),
+                                   body: body, requestTime: Self.t0, responseTime: Self.t0 + 2, variedFields: ["accept": "*/*"])
+        try await store.store(entry, for: Self.key("/big"))
+        // A slice of a larger buffer (indices not starting at 0) is stored as itself.
+        let sliced = CachedResponse(head: entry.head, body: (Data([9, 9]) + body)[2...], requestTime: Self.t0,
+                                    responseTime: Self.t0 + 2, variedFields: ["accept": "text/plain"])
+        try await store.store(sliced, for: Self.key("/big"))
+        #expect(try await Self.count("chunks", in: path) == 2 * (1024 * 1024 / SQLiteCacheStore.chunkSize + 1))
+        try store.close()
+        let reopened = try SQLiteCacheStore(path: path, capacity: 4 * 1024 * 1024)
+        let variants = try await reopened.variants(for: Self.key("/big"))
+        #expect(variants.map(\.body) == [body, body])
+        #expect(variants.map(\.variedFields) == [["accept": "text/plain"], ["accept": "*/*"]])
+        #expect(variants.last == entry)
+        // An empty body has no chunk at all.
+        try await reopened.store(Self.entry(""), for: Self.key("/empty"))
+        #expect(try await reopened.variants(for: Self.key("/empty")) == [Self.entry("")])
+        #expect(try await Self.count("chunks", in: path) == 2 * (1024 * 1024 / SQLiteCacheStore.chunkSize + 1))
+    }
+
+    @Test(arguments: ["DELETE FROM chunks WHERE seq = 3",
+                      "UPDATE chunks SET data = randomblob(length(data)) WHERE seq = 2",
+                      "UPDATE chunks SET seq = 100 WHERE seq = 0",
+                      "UPDATE chunks SET data = substr(data, 1, 10) WHERE seq = 7",
+                      "UPDATE entries SET body_size = body_size - 1",
+                      "UPDATE entries SET key = 'GET https://a.test/other'"])
+    func aDamagedChunkedEntryIsAMissAndIsDeleted(damage: String) async throws {
+        let path = try Self.temporaryPath()
+        let store = try SQLiteCacheStore(path: path, capacity: 4 * 1024 * 1024)
+        let entry = Self.entry("big", size: 1024 * 1024)
+        try await store.store(entry, for: Self.key("/big"))
+        let raw = try DatabasePool(path: path)
+        try await raw.write { db in try db.execute(sql: damage) }
+        try raw.close()
+        #expect(try await store.variants(for: Self.key("/big")).isEmpty)
+        #expect(try await store.variants(for: Self.key("/other")).isEmpty)
+        #expect(try await Self.count("entries", in: path) == 0)
+        #expect(try await Self.count("chunks", in: path) == 0)
+        try await store.store(entry, for: Self.key("/big"))
+        #expect(try await store.variants(for: Self.key("/big")) == [entry])
+    }
+
+    @Test func evictionKeepsTheByteBoundWithChunkedBodies() async throws {
+        let path = try Self.temporaryPath()
+        let size = 3 * SQLiteCacheStore.chunkSize + 100
+        let cost = Self.entry("x", size: size).cost
+        let store = try SQLiteCacheStore(path: path, capacity: cost * 3 + cost / 2)
+        for path in ["/a", "/b", "/c"] { try await store.store(Self.entry("x", size: size), for: Self.key(path)) }
+        _ = try await store.variants(for: Self.key("/a"))
+        try await store.store(Self.entry("x", size: size), for: Self.key("/d"))
+        #expect(try await store.size() == cost * 3)
+        #expect(try await store.variants(for: Self.key("/b")).isEmpty)
+        for path in ["/a", "/c", "/d"] { #expect(try await store.variants(for: Self.key(path)) == [Self.entry("x", size: size)]) }
+        #expect(try await Self.count("chunks", in: path) == 3 * 4)
+        try await store.removeAll()
+        #expect(try await store.size() == 0)
+        #expect(try await Self.count("chunks", in: path) == 0)
+    }
+
+    @Test func aVersionOneStoreIsResetAndWorks() async throws {
+        let path = try Self.temporaryPath()
+        let raw = try DatabaseQueue(path: path)
+        try await raw.write { db in
+            try db.execute(sql: """
+                CREATE TABLE entries (
+                    id INTEGER PRIMARY KEY, key TEXT NOT NULL, varied TEXT NOT NULL, head BLOB NOT NULL,
+                    body BLOB NOT NULL, body_hash INTEGER NOT NULL, request_time DOUBLE NOT NULL,
+                    response_time DOUBLE NOT NULL, size INTEGER NOT NULL, last_used INTEGER NOT NULL,
+                    UNIQUE (key, varied));
+                CREATE INDEX entries_last_used ON entries (last_used);
+                INSERT INTO entries VALUES (1, 'GET https://a.test/a', '{}', '{"status":200}', x'6f6c64', 0, 0, 0, 67, 1);
+                PRAGMA application_id = 1398035011;
+                PRAGMA user_version = 1;
+                """)
+        }
+        try raw.close()
+        let store = try SQLiteCacheStore(path: path)
+        #expect(store.recoveredFile == nil)
+        #expect(try await store.variants(for: Self.key("/a")).isEmpty)
+        #expect(try await store.size() == 0)
+        try await store.store(Self.entry("new"), for: Self.key("/a"))
+        #expect(try await store.variants(for: Self.key("/a")) == [Self.entry("new")])
+        let reopened = try DatabaseQueue(path: path)
+        #expect(try await reopened.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") } == 2)
+        try reopened.close()
     }
 
     @Test func concurrentReadersAndWritersOnTwoStoresOfOneFile() async throws {
