@@ -59,6 +59,10 @@ public struct CacheControl: Sendable, Hashable {
 
     /// The directives of every `Cache-Control` field in `fields`, in order.
     public init(_ fields: HTTPFields) {
+        guard fields.contains(.cacheControl) else {  // most requests: nothing to read
+            self.init()
+            return
+        }
         self.init(parsing: fields[values: .cacheControl].joined(separator: ","))
     }
 

@@ -56,11 +56,15 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     /// Works on the UTF-8 bytes (every delimiter is ASCII, so each slice is valid
     /// UTF-8): the key is built for every request through a cache, hits included.
     private static func normalise(authority: String, scheme: String) -> String {
-        let bytes = Array(authority.utf8)
+        var authority = authority
+        return authority.withUTF8 { normalise(authority: $0, scheme: scheme) }
+    }
+
+    private static func normalise(authority bytes: UnsafeBufferPointer<UInt8>, scheme: String) -> String {
         let at = bytes.lastIndex(of: UInt8(ascii: "@"))
         let hostStart = at.map { $0 + 1 } ?? 0
         var hostEnd = bytes.count
-        var port: ArraySlice<UInt8>?
+        var port: Slice<UnsafeBufferPointer<UInt8>>?
         let hostPort = bytes[hostStart...]
         let searchFrom = hostPort.first == UInt8(ascii: "[") ? hostPort.firstIndex(of: UInt8(ascii: "]")) : hostStart
         if let searchFrom, let colon = bytes[searchFrom...].lastIndex(of: UInt8(ascii: ":")) {
@@ -70,7 +74,9 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
         var result = String(decoding: bytes[..<hostStart], as: UTF8.self)
         let host = bytes[hostStart..<hostEnd]
         if host.allSatisfy({ $0 < 0x80 }) {
-            result += String(decoding: host.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+            result += host.contains(where: { $0 >= 0x41 && $0 <= 0x5A })
+                ? String(decoding: host.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+                : String(decoding: host, as: UTF8.self)
         } else {
             result += String(decoding: host, as: UTF8.self).lowercased()
         }

@@ -4,10 +4,13 @@ import HTTPTypes
 /// How a ``Networker`` runs its middleware and transport, and how it turns what they
 /// throw into a ``StrataError``: the rules of the pipeline contract, each written once.
 enum Pipeline {
-    /// How far an exchange got: shared between the task running it and the caller,
+    /// How far an exchange got: shared (copies share it) between the task running it and the caller,
     /// which may have to report a timeout while that task is still running.
-    final class Progress: Sendable {
+    struct Progress: Sendable {
         private let head = Locked<HTTPResponse?>(nil)
+
+        /// Nothing arrived yet; copies share what arrives.
+        init() {}
 
         /// Records that the response head arrived; the body is read next.
         func headArrived(_ response: HTTPResponse) {
