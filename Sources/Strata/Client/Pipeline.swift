@@ -4,8 +4,8 @@ import HTTPTypes
 /// How a ``Networker`` runs its middleware and transport, and how it turns what they
 /// throw into a ``StrataError``: the rules of the pipeline contract, each written once.
 enum Pipeline {
-    /// How far an exchange got: shared (copies share it) between the task running it and the caller,
-    /// which may have to report a timeout while that task is still running.
+    /// How far an exchange got: shared (copies share it) between the task running it
+    /// and the caller, which may have to report a timeout while that task still runs.
     struct Progress: Sendable {
         private let head = Locked<HTTPResponse?>(nil)
 
