@@ -74,6 +74,11 @@ public struct AsyncHTTPClientTransport: Transport {
         }
     }
 
+    /// `true`: AsyncHTTPClient ends the request at the deadline until the response head
+    /// arrives (its own timer on the event loop, from queueing and connecting on), and
+    /// stops it when the task is cancelled. The body's reads are the caller's to bound.
+    public var enforcesDeadline: Bool { true }
+
     /// Sends `request` and returns the response head and its streamed body.
     ///
     /// The body is `nil` for responses that cannot have one

@@ -15,8 +15,8 @@ import StrataServerLifecycle
 /// - `GET /stream/{chunks}`: that many 1 KiB chunks, written one at a time, no length.
 /// - `GET /hang`: answers after 60 seconds (for deadlines and cancellation), or fails at
 ///   once when the server shuts down.
-/// - `GET /stall-body`: sends the head and a first chunk, then stalls for 60 seconds or
-///   until the server shuts down.
+/// - `GET /stall-body[?status={code}]`: sends the head (200, or that status) and a first
+///   chunk, then stalls for 60 seconds or until the server shuts down.
 /// - `GET /redirect`: `302` to `/json/user/1`.
 /// - `/redirect-to?status={code}&location={URL}` (`GET`, `HEAD`, `POST`, `PUT`, `DELETE`):
 ///   that status (302 by default) with that `Location` and the body `moved`.
@@ -65,8 +65,9 @@ public enum EchoRoutes {
             try await InProcessServer.sleepUnlessShuttingDown(for: .seconds(60))
             return text("late", status: .ok, type: "text/plain")
         }
-        router.get("stall-body") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/octet-stream"],
+        router.get("stall-body") { request, _ in
+            let code = request.uri.queryParameters.get("status").flatMap { Int(String($0)) } ?? 200
+            return Response(status: .init(code: code), headers: [.contentType: "application/octet-stream"],
                      body: .init { writer in
                          try await writer.write(ByteBuffer(string: "first"))
                          try await InProcessServer.sleepUnlessShuttingDown(for: .seconds(60))

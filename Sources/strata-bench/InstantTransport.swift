@@ -25,6 +25,9 @@ struct InstantTransport: Transport {
     private static let cachedHead = HTTPResponse(
         status: .ok, headerFields: [.contentType: "application/json", .cacheControl: "max-age=3600"])
 
+    /// `true`: it answers at once, or throws past the deadline.
+    var enforcesDeadline: Bool { true }
+
     func send(
         _ request: HTTPRequest,
         body: MessageBody?,

@@ -63,6 +63,34 @@ import Testing
         }
     }
 
+    /// Each step that reads a body it drops (the retry step before another attempt, the
+    /// validation step for an error snippet, the cache while it stores) reads it within
+    /// the deadline: on AsyncHTTPClient these clients run their calls in the caller's
+    /// task, where nothing else would stop the read.
+    @Test(arguments: TransportKind.allCases, ["retry", "validation", "cache"])
+    func aStepReadingAStalledBodyStopsAtTheDeadline(_ kind: TransportKind, _ step: String) async throws {
+        try await TestServer.with { server in
+            try await kind.with { transport in
+                let middleware: [any Middleware] = switch step {
+                case "retry": [RetryMiddleware(policy: RetryPolicy(maxAttempts: 3), budget: nil)]
+                case "validation": [ValidationMiddleware()]
+                default: [CacheMiddleware(store: MemoryCacheStore())]
+                }
+                var configuration = Networker.Configuration()
+                configuration.timeout = .seconds(1)
+                let networker = Networker(transport: transport, middleware: middleware, configuration: configuration)
+                let status = step == "cache" ? 200 : 503
+                let route = FixedURLRoute(target: URL(string: "\(server.baseURL.absoluteString)/stall-body?status=\(status)")!)
+                let start = ContinuousClock.now
+                let error = await #expect(throws: StrataError.self) {
+                    try await networker.send(Endpoint<Data>(RequestDescription(route: route)))
+                }
+                #expect(ContinuousClock.now - start < .seconds(5))
+                #expect(error?.isTimeout == true)
+            }
+        }
+    }
+
     @Test(arguments: TransportKind.allCases)
     func silentServerTimesOutWaitingForTheHead(_ kind: TransportKind) async throws {
         try await TestServer.with { server in

@@ -266,7 +266,7 @@ private struct Exchange {
             return serve(stored, as: .cache)
         }
         if response.status.code == 304 {
-            await responseBody?.discard()
+            await responseBody?.discard(until: context.deadline)
             guard let updated = CacheRules.revalidated(stored, by: response, requestTime: requestTime,
                                                        responseTime: cache.clock())
             else { return try await fetch(request, next) }
@@ -274,7 +274,7 @@ private struct Exchange {
             return serve(updated, as: .revalidated)
         }
         if response.status.code >= 500, fallback(nil) {
-            await responseBody?.discard()
+            await responseBody?.discard(until: context.deadline)
             return serve(stored, as: .cache)
         }
         return try await keep(response, responseBody, requestTime: requestTime)
@@ -304,7 +304,7 @@ private struct Exchange {
         guard CacheRules.isStorable(request, response), (responseBody?.length ?? 0) <= Int64(limit) else {
             return (response, responseBody)
         }
-        switch try await Self.buffer(responseBody, upTo: limit) {
+        switch try await Self.buffer(responseBody, upTo: limit, until: context.deadline) {
         case .complete(let data):
             entry.body = data
             await cache.attempt("write", context) { try await cache.store.store(entry, for: key) }
@@ -314,9 +314,22 @@ private struct Exchange {
         }
     }
 
-    private enum Buffered {
+    private enum Buffered: Sendable {
         case complete(Data)
         case tooLarge(MessageBody)
+    }
+
+    /// Reads `body` while it fits in `limit` bytes, giving up at `deadline` (a body in
+    /// memory needs no deadline).
+    private static func buffer(
+        _ body: MessageBody?,
+        upTo limit: Int,
+        until deadline: ContinuousClock.Instant?
+    ) async throws -> Buffered {
+        guard let body, body.bufferedData == nil else { return try await buffer(body, upTo: limit) }
+        let read = await Deadline.run(until: deadline) { try await buffer(body, upTo: limit) }
+        if read.timedOut { throw TransportError(.timedOut) }
+        return try read.result.get()
     }
 
     /// Reads `body` while it fits in `limit` bytes.

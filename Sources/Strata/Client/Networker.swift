@@ -19,7 +19,12 @@ import Logging
 /// ## The contract
 /// - **The client owns the deadline.** ``Configuration/timeout`` (or
 ///   ``Endpoint/timeout``) bounds the whole call, response body included, on every
-///   transport, with one timer per call that is released as soon as the call ends.
+///   transport, with one timer per call that is released as soon as the call ends. The
+///   timer runs the call in a task of its own, which it abandons at the deadline, so a
+///   transport or middleware that ignores cancellation cannot hold the caller. Over a
+///   transport that ``Transport/enforcesDeadline`` (AsyncHTTPClient's), with only
+///   Strata's own steps, the call runs up to the response head in the caller's task
+///   instead, and only a body still streaming is read under the timer.
 ///   ``Configuration/attemptTimeout`` bounds each pass through the transport up to the
 ///   response head. A timeout is a ``StrataError/Kind/transport`` failure of kind
 ///   ``TransportError/Kind/timedOut`` whose ``StrataError/phase`` says where it happened.
@@ -76,6 +81,9 @@ public struct Networker: Sendable {
     let retries: Bool
     /// Whether a ``CacheMiddleware`` is among the steps, so calls keep a ``CacheOutcome``.
     let caches: Bool
+    /// Whether calls run up to the response head in the caller's task: the transport
+    /// enforces the deadline and every step bounds its own waits (``DeadlineBounded``).
+    let runsInline: Bool
 
     /// Creates a client.
     public init(transport: any Transport, middleware: [any Middleware] = [], configuration: Configuration = Configuration()) {
@@ -87,6 +95,7 @@ public struct Networker: Sendable {
         self.chain = Pipeline.chain(steps, transport: transport)
         self.retries = middleware.contains { $0 is RetryMiddleware }
         self.caches = middleware.contains { $0 is CacheMiddleware }
+        self.runsInline = transport.enforcesDeadline && steps.allSatisfy { ($0 as? DeadlineBounded)?.boundsItsWaits == true }
     }
 
     /// Loads `endpoint` and returns its parsed response.
@@ -137,6 +146,11 @@ public struct Networker: Sendable {
     }
 
     /// Runs the chain and reads the whole body, within the call's deadline.
+    ///
+    /// When the client ``runsInline`` (and the call has no attempt timeout, which only
+    /// the `Networker` enforces), the chain runs in the caller's task, bounded by the
+    /// transport and the steps themselves, and only a body still streaming is read under
+    /// the deadline's task; otherwise the whole exchange runs under it.
     func exchange(
         _ request: HTTPRequest,
         body: MessageBody?,
@@ -145,16 +159,52 @@ public struct Networker: Sendable {
         let chain = self.chain
         let limit = configuration.maxResponseBodySize
         let progress = Pipeline.Progress()
-        let outcome = await Deadline.run(until: context.deadline) { () async throws -> (HTTPResponse, Data) in
-            let (head, responseBody) = try await chain(request, body, context)
-            progress.headArrived(head)
-            return (head, try await responseBody?.collect(upTo: limit) ?? Data())
+        let outcome: (result: Result<(HTTPResponse, Data), any Error>, timedOut: Bool)
+        if runsInline, context.attemptTimeout == nil {
+            outcome = await Self.inlineExchange(request, body: body, context: context, chain: chain, limit: limit,
+                                                progress: progress)
+        } else {
+            outcome = await Deadline.run(until: context.deadline) { () async throws -> (HTTPResponse, Data) in
+                let (head, responseBody) = try await chain(request, body, context)
+                progress.headArrived(head)
+                return (head, try await responseBody?.collect(upTo: limit) ?? Data())
+            }
         }
         switch outcome.result {
         case .success(let exchange): return exchange
         case .failure(let error):
             throw Pipeline.classify(error, request: request, progress: progress, timedOut: outcome.timedOut)
         }
+    }
+
+    /// The exchange of a client that ``runsInline``: the chain in this task, then the
+    /// body, under the deadline's task only while it still streams. A failure once the
+    /// deadline has passed is a timeout, as it is when the deadline's task ends a call.
+    private static func inlineExchange(
+        _ request: HTTPRequest,
+        body: MessageBody?,
+        context: MiddlewareContext,
+        chain: MiddlewareNext,
+        limit: Int,
+        progress: Pipeline.Progress
+    ) async -> (result: Result<(HTTPResponse, Data), any Error>, timedOut: Bool) {
+        let head: HTTPResponse
+        let responseBody: MessageBody?
+        do {
+            (head, responseBody) = try await chain(request, body, context)
+        } catch {
+            return (.failure(error), context.deadline.map { $0 <= .now } ?? false)
+        }
+        progress.headArrived(head)
+        guard let responseBody, responseBody.bufferedData == nil else {
+            do {
+                return (.success((head, try await responseBody?.collect(upTo: limit) ?? Data())), false)
+            } catch {
+                return (.failure(error), false)
+            }
+        }
+        let read = await Deadline.run(until: context.deadline) { try await responseBody.collect(upTo: limit) }
+        return (read.result.map { (head, $0) }, read.timedOut)
     }
 
     /// The context for one load of `endpoint` started at `start`.

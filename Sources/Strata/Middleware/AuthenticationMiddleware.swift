@@ -69,7 +69,7 @@ public struct AuthenticationMiddleware<Provider: CredentialProvider>: Middleware
         guard response.0.status.code == 401 else { return response }
         let renewal = store.renewal(after: issued, logger: context.logger)
         guard body?.isReplayable != false, let renewal else { return response }
-        await response.1?.discard()
+        await response.1?.discard(until: context.deadline)
         let renewed = try await settle(renewal, request: request, context: context)
         var context = context
         context.attempt += 1

@@ -41,7 +41,7 @@ public struct RedirectMiddleware: Middleware {
             } catch let error as RedirectError {
                 throw StrataError(.redirect, underlying: error, request: hop.request, response: response)
             }
-            await responseBody?.discard()
+            await responseBody?.discard(until: context.deadline)
             let leftOrigin = hop.hasLeftOrigin
             context.redirect = RedirectHop(
                 number: number, status: response.status, from: from, hasLeftOrigin: leftOrigin,

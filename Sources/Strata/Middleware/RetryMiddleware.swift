@@ -84,7 +84,7 @@ public struct RetryMiddleware: Middleware {
                 return try outcome.get()
             }
             if case .success((_, let responseBody)) = outcome {
-                await responseBody?.discard()
+                await responseBody?.discard(until: context.deadline)
             }
             context.logger.debug("retry", metadata: [
                 "strata.retry.attempt": "\(context.attempt + 1)", "strata.retry.wait": "\(wait)",

@@ -32,7 +32,11 @@ public struct ValidationMiddleware: Middleware {
         guard let failure = validation.failure(of: response, bodyIsEmpty: bodyIsEmpty, for: request) else {
             return (response, responseBody)
         }
-        let body = await responseBody?.prefix(errorBodyLimit + 1)
+        var body: Data?
+        if let responseBody {
+            let limit = errorBodyLimit + 1
+            body = try? await Deadline.run(until: context.deadline) { await responseBody.prefix(limit) }.result.get()
+        }
         throw StrataError(failure, request: request, response: response, body: body, bodyLimit: errorBodyLimit)
     }
 }

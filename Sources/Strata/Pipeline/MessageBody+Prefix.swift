@@ -28,4 +28,10 @@ extension MessageBody {
     func discard() async {
         _ = await prefix(Self.discardLimit)
     }
+
+    /// ``discard()``, given up at `deadline`: a step that drops a body bounds the read
+    /// itself (see ``DeadlineBounded``).
+    func discard(until deadline: ContinuousClock.Instant?) async {
+        _ = await Deadline.run(until: deadline) { await self.discard() }
+    }
 }

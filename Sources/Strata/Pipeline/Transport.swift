@@ -19,7 +19,8 @@ import HTTPTypes
 /// The ``Networker`` owns the deadline: it enforces it itself, so a transport that
 /// ignores `deadline` cannot switch timeouts off. A transport should still use it to
 /// give up early (and throw ``TransportError/Kind/timedOut``), for example by handing
-/// it to the HTTP client underneath.
+/// it to the HTTP client underneath; one that does so reliably says so with
+/// ``enforcesDeadline``, and saves the `Networker`'s task per call.
 public protocol Transport: Sendable {
     /// Sends `request` with `body` and returns the response head and body.
     ///
@@ -34,4 +35,21 @@ public protocol Transport: Sendable {
         body: MessageBody?,
         deadline: ContinuousClock.Instant?
     ) async throws -> (HTTPResponse, MessageBody?)
+
+    /// Whether this transport bounds a request by itself: ``send(_:body:deadline:)``
+    /// returns, or throws a ``TransportError`` of kind ``TransportError/Kind/timedOut``,
+    /// by `deadline` whatever the server does, and it stops at once when the calling
+    /// task is cancelled.
+    ///
+    /// A ``Networker`` over such a transport, whose middleware are all Strata's own
+    /// steps that bound their waits, runs a call up to the response head in the caller's
+    /// task instead of a task of its own (one thread hand-off less per request), and
+    /// still reads the body within the deadline. `false` by default: the `Networker` then
+    /// enforces the deadline around everything, whatever the transport does.
+    var enforcesDeadline: Bool { get }
+}
+
+extension Transport {
+    /// `false`: the ``Networker`` enforces the deadline around this transport.
+    public var enforcesDeadline: Bool { false }
 }

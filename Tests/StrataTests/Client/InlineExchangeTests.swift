@@ -1,0 +1,70 @@
+import Foundation
+import HTTPTypes
+import StrataTestSupport
+import Testing
+@testable import Strata
+
+/// Which clients run their calls in the caller's task, and that such a call still ends at
+/// its deadline while the body is read.
+@Suite(.isTimed) struct InlineExchangeTests {
+    /// A transport that says it bounds its requests, answering with `respond`.
+    struct BoundedTransport: Transport {
+        let respond: @Sendable () -> (HTTPResponse, MessageBody?)
+        var enforcesDeadline: Bool { true }
+
+        func send(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> (HTTPResponse, MessageBody?) {
+            respond()
+        }
+    }
+
+    /// An app's own step.
+    struct AppStep: Middleware {
+        func intercept(_ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
+                       next: MiddlewareNext) async throws -> (HTTPResponse, MessageBody?) {
+            try await next(request, body, context)
+        }
+    }
+
+    /// A store Strata cannot vouch for.
+    struct AppStore: CacheStore {
+        func variants(for key: CacheKey) async throws -> [CachedResponse] { [] }
+        func store(_ response: CachedResponse, for key: CacheKey) async throws {}
+        func remove(_ key: CacheKey) async throws {}
+        func removeAll() async throws {}
+    }
+
+    static let bounded = BoundedTransport { (HTTPResponse(status: .ok), MessageBody("ok")) }
+
+    @Test func onlyStrataStepsOverATransportThatBoundsItsRequestsRunInline() {
+        #expect(Networker(transport: Self.bounded).runsInline)
+        #expect(Networker(transport: Self.bounded, middleware: .resilient()).runsInline)
+        #expect(Networker(transport: Self.bounded, middleware: [CacheMiddleware(store: MemoryCacheStore())]).runsInline)
+        #expect(!Networker(transport: Self.bounded, middleware: [AppStep()]).runsInline)
+        #expect(!Networker(transport: Self.bounded, middleware: [CacheMiddleware(store: AppStore())]).runsInline)
+        #expect(!Networker(transport: ClosureTransport.json("{}")).runsInline)
+    }
+
+    @Test func anInlineCallStillStopsAStalledBodyAtTheDeadline() async {
+        let transport = BoundedTransport {
+            (HTTPResponse(status: .ok), MessageBody(length: nil, streaming: PipelineContractTests.StallingChunks()))
+        }
+        var configuration = Networker.Configuration()
+        configuration.timeout = .milliseconds(300)
+        let networker = Networker(transport: transport, configuration: configuration)
+        #expect(networker.runsInline)
+        let start = ContinuousClock.now
+        let error = await #expect(throws: StrataError.self) {
+            try await networker.send(Endpoint<Data>(RequestDescription(route: "https://api.test/stalls")))
+        }
+        #expect(ContinuousClock.now - start < .seconds(3))
+        #expect(error?.isTimeout == true)
+        #expect(error?.phase == .readingBody)
+        #expect(error?.status == .ok)
+    }
+
+    @Test func anInlineCallAnswersAsAnyOther() async throws {
+        let response = try await Networker(transport: Self.bounded).response(for: Endpoint<String>(RequestDescription(route: "https://api.test/ok")))
+        #expect(response.value == "ok")
+        #expect(response.head.status == .ok)
+    }
+}
