@@ -7,7 +7,8 @@ import Testing
 
 /// The request target Strata slices from a URL's string is the one `HTTPRequest(url:)`
 /// builds through `URLComponents`, for random URLs of every part (user information, IPv6
-/// hosts, ports, escapes, queries, fragments), except where that one is wrong.
+/// hosts, ports, escapes, queries, fragments), except where that one is wrong (a `/` before
+/// a bare query; the `:` of an empty port after an IPv6 host).
 @Suite(.runsAlone) struct RequestTargetPropertyTests {
     static let urls = Generator<String, Shrink.None<String>> { rng in
         func piece(_ length: ClosedRange<Int>) -> String { PropertyGen.string(length: length, using: &rng) }
@@ -35,7 +36,10 @@ import Testing
             let theirs = HTTPRequest(method: .get, url: url, headerFields: [:])
             #expect(ours.scheme == theirs.scheme, "\(string)")
             if components.percentEncodedHost?.isEmpty == false {
-                #expect(ours.authority == theirs.authority, "\(string)")
+                // `HTTPRequest(url:)` keeps the `:` of an empty port after an IPv6 host
+                // (`[::1]:`); an empty port is no port (RFC 3986 §6.2.3), as Strata has it.
+                let expected = theirs.authority.map { $0.hasSuffix(":") ? String($0.dropLast()) : $0 }
+                #expect(ours.authority == expected, "\(string)")
             }
             if components.percentEncodedPath.isEmpty, components.percentEncodedQuery != nil {
                 #expect(ours.path == "/?" + (components.percentEncodedQuery ?? ""), "\(string)")
@@ -52,6 +56,8 @@ import Testing
         }
         #expect(try target("https://user:pw@api.example.com:8443/a/b?q=1#frag") == ["https", "api.example.com:8443", "/a/b?q=1"])
         #expect(try target("http://[::1]:8080") == ["http", "[::1]:8080", "/"])
+        #expect(try target("http://[::1]:/p") == ["http", "[::1]", "/p"])
+        #expect(try target("http://host:/p") == ["http", "host", "/p"])
         #expect(try target("http://host?q=1") == ["http", "host", "/?q=1"])
         #expect(try target("http://host#f") == ["http", "host", "/"])
         #expect(try target("HTTP://Host/%41?%20") == ["HTTP", "Host", "/%41?%20"])
