@@ -14,7 +14,7 @@ enum Harness {
     /// Runs the pairs; returns the exit status (1 when a request failed).
     static func run(_ options: Options) async -> Int32 {
         var server: BenchServer.Handle?
-        if !options.groups.isDisjoint(with: [.ahc, .urlsession, .cacheMemory, .cacheSQLite]) {
+        if !options.groups.isDisjoint(with: [.ahc, .urlsession, .cacheMemory, .cacheSQLite, .inline]) {
             do {
                 server = options.inProcess ? try await BenchServer.startInProcess() : try BenchServer.startChild()
             } catch {
@@ -135,6 +135,23 @@ enum Harness {
             // Shut both clients down whether or not the run succeeded.
             try? await rawClient.shutdown()
             try? await strataClient.shutdown()
+            if let failure { throw failure }
+        case .inline:
+            guard let baseURL else { return }
+            let routes = Routes(baseURL: baseURL)
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .strataDefault)
+            let transport = AsyncHTTPClientTransport(client: client)
+            let tasked = Networker(transport: TaskedTransport(base: transport), configuration: configuration)
+            let inline = Networker(transport: transport, configuration: configuration)
+            var failure: (any Error)?
+            do {
+                try await runWorkloads(group, options: options, record: record,
+                                       baseline: ("own task", strataRequests(tasked, routes: routes)),
+                                       subject: ("inline", strataRequests(inline, routes: routes)))
+            } catch {
+                failure = error
+            }
+            try? await client.shutdown()
             if let failure { throw failure }
         case .urlsession:
             guard let baseURL else { return }

@@ -45,3 +45,18 @@ struct InstantTransport: Transport {
         return (request.path == "/bench/user-cached" ? Self.cachedHead : Self.head, MessageBody(bytes))
     }
 }
+
+/// A transport passed through as it is, but for ``Transport/enforcesDeadline``: `false`,
+/// so a `Networker` over it runs each call in a task of its own (the `inline` group's
+/// baseline).
+struct TaskedTransport: Transport {
+    let base: any Transport
+
+    func send(
+        _ request: HTTPRequest,
+        body: MessageBody?,
+        deadline: ContinuousClock.Instant?
+    ) async throws -> (HTTPResponse, MessageBody?) {
+        try await base.send(request, body: body, deadline: deadline)
+    }
+}

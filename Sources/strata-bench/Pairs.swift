@@ -27,6 +27,10 @@ enum PairGroup: String, CaseIterable, Sendable, Codable {
     case cacheMemory = "cache-memory"
     /// Strata over AsyncHTTPClient: a loopback request vs a hit in a `SQLiteCacheStore`.
     case cacheSQLite = "cache-sqlite"
+    /// Strata over AsyncHTTPClient with each call in a task of the `Networker`'s own
+    /// (the transport wrapped so that it does not say it enforces the deadline) vs in the
+    /// caller's task: what running calls inline saves.
+    case inline
 
     /// What the group compares, for the report.
     var title: String {
@@ -37,6 +41,7 @@ enum PairGroup: String, CaseIterable, Sendable, Codable {
         case .decode: "plain JSONDecoder into the DTO vs Strata's two-layer parse (no pipeline)"
         case .cacheMemory: "Strata over AsyncHTTPClient: a loopback request vs a hit in MemoryCacheStore"
         case .cacheSQLite: "Strata over AsyncHTTPClient: a loopback request vs a hit in SQLiteCacheStore"
+        case .inline: "Strata over AsyncHTTPClient: each call in a task of its own vs in the caller's task"
         }
     }
 
@@ -44,7 +49,7 @@ enum PairGroup: String, CaseIterable, Sendable, Codable {
     var concurrencies: [Int] {
         switch self {
         case .ahc: [1, 16, 64]
-        case .urlsession, .mock, .cacheMemory, .cacheSQLite: [1, 16]
+        case .urlsession, .mock, .cacheMemory, .cacheSQLite, .inline: [1, 16]
         case .decode: [1]
         }
     }
