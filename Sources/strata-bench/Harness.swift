@@ -121,38 +121,23 @@ enum Harness {
         case .ahc:
             guard let baseURL else { return }
             let routes = Routes(baseURL: baseURL)
-            let rawClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .strataDefault)
-            let strataClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .strataDefault)
-            let networker = Networker(transport: AsyncHTTPClientTransport(client: strataClient), configuration: configuration)
-            var failure: (any Error)?
-            do {
+            try await withHTTPClients(2) { clients in
+                let networker = Networker(transport: AsyncHTTPClientTransport(client: clients[1]), configuration: configuration)
                 try await runWorkloads(group, options: options, record: record,
-                                       baseline: ("raw", rawAsyncHTTPClientRequests(rawClient, routes: routes)),
+                                       baseline: ("raw", rawAsyncHTTPClientRequests(clients[0], routes: routes)),
                                        subject: ("strata", strataRequests(networker, routes: routes)))
-            } catch {
-                failure = error
             }
-            // Shut both clients down whether or not the run succeeded.
-            try? await rawClient.shutdown()
-            try? await strataClient.shutdown()
-            if let failure { throw failure }
         case .inline:
             guard let baseURL else { return }
             let routes = Routes(baseURL: baseURL)
-            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .strataDefault)
-            let transport = AsyncHTTPClientTransport(client: client)
-            let tasked = Networker(transport: TaskedTransport(base: transport), configuration: configuration)
-            let inline = Networker(transport: transport, configuration: configuration)
-            var failure: (any Error)?
-            do {
+            try await withHTTPClients(1) { clients in
+                let transport = AsyncHTTPClientTransport(client: clients[0])
+                let tasked = Networker(transport: TaskedTransport(base: transport), configuration: configuration)
+                let inline = Networker(transport: transport, configuration: configuration)
                 try await runWorkloads(group, options: options, record: record,
                                        baseline: ("own task", strataRequests(tasked, routes: routes)),
                                        subject: ("inline", strataRequests(inline, routes: routes)))
-            } catch {
-                failure = error
             }
-            try? await client.shutdown()
-            if let failure { throw failure }
         case .urlsession:
             guard let baseURL else { return }
             let routes = Routes(baseURL: baseURL)
@@ -181,21 +166,31 @@ enum Harness {
                 .appendingPathComponent("strata-bench-\(ProcessInfo.processInfo.processIdentifier).sqlite").path
             defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
             let store: any CacheStore = group == .cacheMemory ? MemoryCacheStore() : try SQLiteCacheStore(path: file)
-            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .strataDefault)
-            let plain = Networker(transport: AsyncHTTPClientTransport(client: client), configuration: configuration)
-            let cached = Networker(transport: AsyncHTTPClientTransport(client: client),
-                                   middleware: [CacheMiddleware(store: store)], configuration: configuration)
-            var failure: (any Error)?
-            do {
+            try await withHTTPClients(1) { clients in
+                let plain = Networker(transport: AsyncHTTPClientTransport(client: clients[0]), configuration: configuration)
+                let cached = Networker(transport: AsyncHTTPClientTransport(client: clients[0]),
+                                       middleware: [CacheMiddleware(store: store)], configuration: configuration)
                 try await runWorkloads(group, options: options, record: record, kinds: [.user],
                                        baseline: ("loopback", strataRequests(plain, routes: routes)),
                                        subject: ("cache hit", strataRequests(cached, routes: routes)))
-            } catch {
-                failure = error
             }
-            try? await client.shutdown()
-            if let failure { throw failure }
         }
+    }
+
+    /// Runs `body` with `count` new `HTTPClient`s, and shuts them down whether or not it
+    /// succeeded.
+    private static func withHTTPClients(_ count: Int, _ body: ([HTTPClient]) async throws -> Void) async throws {
+        let clients = (0..<count).map { _ in
+            HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .strataDefault)
+        }
+        var failure: (any Error)?
+        do {
+            try await body(clients)
+        } catch {
+            failure = error
+        }
+        for client in clients { try? await client.shutdown() }
+        if let failure { throw failure }
     }
 
     private static func runWorkloads(
