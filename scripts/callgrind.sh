@@ -15,6 +15,7 @@
 #
 # Cases: pipeline-5mw (one GET through a Networker with 5 pass-through middleware over
 # the in-memory transport, the 193-byte user decoded into the model), pipeline-0mw,
+# pipeline-form (the POST form workload: five fields .formURL-encoded, the echo decoded),
 # decode-user-plain (JSONDecoder().decode of the same bytes), decode-map-1mb (Strata's
 # parse of the 1 MB photo list: bytes -> DTO -> model), decode-plain-1mb (plain
 # JSONDecoder into the DTO), cache-memory-hit / cache-sqlite-hit (the user served by a
@@ -32,7 +33,7 @@ built="$(swift build -c release --show-bin-path)/strata-bench"
 [[ -x "$built" ]] || { echo "callgrind.sh: $built not built" >&2; exit 1; }
 
 cases=("$@")
-[[ ${#cases[@]} -gt 0 ]] || cases=(pipeline-5mw pipeline-0mw decode-user-plain decode-map-1mb decode-plain-1mb cache-memory-hit cache-sqlite-hit)
+[[ ${#cases[@]} -gt 0 ]] || cases=(pipeline-5mw pipeline-0mw pipeline-form decode-user-plain decode-map-1mb decode-plain-1mb cache-memory-hit cache-sqlite-hit)
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 # valgrind 3.19 cannot read the DWARF that Swift 6.3 writes ("Possibly corrupted debuginfo

@@ -17,6 +17,9 @@ enum CallgrindCase: String, CaseIterable {
     case pipeline5 = "pipeline-5mw"
     /// The same with no middleware.
     case pipeline0 = "pipeline-0mw"
+    /// The `POST form` workload with no middleware: five fields `.formURL`-encoded, the
+    /// echo decoded.
+    case pipelineForm = "pipeline-form"
     /// `JSONDecoder().decode` of the same 193 bytes into the DTO, a decoder made per call.
     case decodeUser = "decode-user-plain"
     /// Strata's parse of the 1 MB photo list: bytes → `[PhotoEntry]` → `[Photo]`.
@@ -59,6 +62,10 @@ enum CallgrindCase: String, CaseIterable {
             let middleware: [any Middleware] = self == .pipeline5 ? Array(repeating: PassThroughMiddleware(), count: 5) : []
             let networker = Networker(transport: InstantTransport(), middleware: middleware, configuration: configuration)
             let request = strataRequests(networker, routes: .instant).user
+            for _ in 0..<iterations { try await request() }
+        case .pipelineForm:
+            let request = strataRequests(Networker(transport: InstantTransport(), configuration: configuration),
+                                         routes: .instant).form
             for _ in 0..<iterations { try await request() }
         case .ahcRaw, .ahcStrata:
             // Under valgrind a child process cannot be started (its file descriptors are

@@ -45,9 +45,23 @@ public struct URLEncodedFormEncoder: Sendable {
     public var spaceEncoding: SpaceEncoding
     /// The characters left unescaped in keys and values; `CharacterSet.strataURLQueryAllowed`
     /// by default. Only its ASCII characters count: other characters are always escaped.
-    public var allowedCharacters: CharacterSet
+    public var allowedCharacters: CharacterSet {
+        get { customAllowedCharacters ?? .strataURLQueryAllowed }
+        set {
+            customAllowedCharacters = newValue
+            allowedASCII = URLQueryEscaper.allowedASCII(in: newValue)
+        }
+    }
 
-    /// Creates an encoder; every option defaults to Alamofire's default.
+    /// The set given, `nil` for the default.
+    private var customAllowedCharacters: CharacterSet?
+    /// Which ASCII bytes ``allowedCharacters`` leaves unescaped, worked out when the set
+    /// is given (the default set's once for all encoders): 128 `CharacterSet` lookups
+    /// cost more than escaping a whole form.
+    private var allowedASCII: [Bool]
+
+    /// Creates an encoder; every option defaults to Alamofire's default (`allowedCharacters`:
+    /// `nil` for `CharacterSet.strataURLQueryAllowed`).
     public init(
         alphabetizeKeyValuePairs: Bool = true,
         arrayEncoding: ArrayEncoding = .brackets,
@@ -58,7 +72,7 @@ public struct URLEncodedFormEncoder: Sendable {
         objectEncoding: ObjectEncoding = .brackets,
         keyEncoding: KeyEncoding = .useDefaultKeys,
         spaceEncoding: SpaceEncoding = .percentEscaped,
-        allowedCharacters: CharacterSet = .strataURLQueryAllowed
+        allowedCharacters: CharacterSet? = nil
     ) {
         self.alphabetizeKeyValuePairs = alphabetizeKeyValuePairs
         self.arrayEncoding = arrayEncoding
@@ -69,7 +83,8 @@ public struct URLEncodedFormEncoder: Sendable {
         self.objectEncoding = objectEncoding
         self.keyEncoding = keyEncoding
         self.spaceEncoding = spaceEncoding
-        self.allowedCharacters = allowedCharacters
+        self.customAllowedCharacters = allowedCharacters
+        self.allowedASCII = allowedCharacters.map(URLQueryEscaper.allowedASCII(in:)) ?? URLQueryEscaper.defaultAllowedASCII
     }
 
     /// Encodes `value`, which must encode as a keyed object, into `a=1&b=2` form.
@@ -95,7 +110,7 @@ public struct URLEncodedFormEncoder: Sendable {
             nilEncoding: nilEncoding,
             objectEncoding: objectEncoding,
             keyEncoding: keyEncoding,
-            escaper: URLQueryEscaper(allowedCharacters: allowedCharacters, spaceEncoding: spaceEncoding)
+            escaper: URLQueryEscaper(allowedASCII: allowedASCII, spaceEncoding: spaceEncoding)
         )
         return try serializer.serialize(json)
     }

@@ -17,12 +17,19 @@ struct URLQueryEscaper: Sendable {
     private static let space = UInt8(ascii: " ")
     private static let percent = UInt8(ascii: "%")
 
-    init(allowedCharacters: CharacterSet, spaceEncoding: URLEncodedFormEncoder.SpaceEncoding) {
-        allowedASCII = (0..<128).map { byte in
-            allowedCharacters.contains(Unicode.Scalar(UInt8(byte)))
-        }
+    /// An escaper keeping the ASCII bytes `allowedASCII` marks (see ``allowedASCII(in:)``).
+    init(allowedASCII: [Bool], spaceEncoding: URLEncodedFormEncoder.SpaceEncoding) {
+        self.allowedASCII = allowedASCII
         spaceReplacement = spaceEncoding.replacement
     }
+
+    /// Whether each ASCII byte (the index) is in `set`.
+    static func allowedASCII(in set: CharacterSet) -> [Bool] {
+        (0..<128).map { byte in set.contains(Unicode.Scalar(UInt8(byte))) }
+    }
+
+    /// ``allowedASCII(in:)`` of `CharacterSet.strataURLQueryAllowed`, worked out once.
+    static let defaultAllowedASCII = allowedASCII(in: .strataURLQueryAllowed)
 
     /// `text` with every character that is not allowed percent-escaped.
     func escape(_ text: String) -> String {
