@@ -137,13 +137,14 @@ private struct ByteReader {
     }
 
     /// An unsigned LEB128 number of at most 4 bytes (below 2^28: no length or count in a
-    /// cache entry comes near).
+    /// cache entry comes near), in its shortest form, the only one the encoder writes: a
+    /// last byte of 0 after others (`80 00` for 0) is refused.
     mutating func number() -> Int? {
         var value = 0
         for shift in stride(from: 0, to: 28, by: 7) {
             guard let byte = byte() else { return nil }
             value |= Int(byte & 0x7F) << shift
-            if byte < 0x80 { return value }
+            if byte < 0x80 { return shift > 0 && byte == 0 ? nil : value }
         }
         return nil
     }

@@ -126,6 +126,14 @@ import Testing
         }
     }
 
+    /// A number written longer than it needs (`80 00` for 0 entries) is not the form the
+    /// encoder writes, so it is no secondary key (a random input found it).
+    @Test func overlongNumbersAreRefused() {
+        #expect(Self.decodeVaried([0]) == [:])
+        #expect(Self.decodeVaried([0x80, 0]) == nil)
+        #expect(Self.decodeVaried([0x81, 0]) == nil)
+    }
+
     @Test func mutatedHeadsNeverTrap() async {
         await propertyCheck(count: 1500, input: Self.heads, Gen.int(in: 0 ... 1_000_000), Gen.int(in: 0 ... 255)) { head, position, value in
             var bytes = EntryCoding.encode(head)
