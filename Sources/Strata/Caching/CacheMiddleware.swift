@@ -230,7 +230,7 @@ private struct Exchange {
         case .serve:
             return serve(stored, as: .cache)
         case .serveWhileRevalidating:
-            context.revalidationRecord?.record(DueRevalidation(
+            context.cacheRecord?.owe(DueRevalidation(
                 key: key, revalidations: cache.revalidations, timeout: cache.configuration.revalidationTimeout))
             return serve(stored, as: .cache)
         case .revalidate:

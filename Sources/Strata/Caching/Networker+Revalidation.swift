@@ -9,7 +9,7 @@ extension Networker {
     /// ``CacheMiddleware/Configuration/revalidationTimeout``; its body is read only to be
     /// stored, and a failure is logged at debug level.
     func startDueRevalidation(of request: HTTPRequest, after context: MiddlewareContext) {
-        guard let due = context.revalidationRecord?.value else { return }
+        guard let due = context.cacheRecord?.value?.revalidation else { return }
         var request = request
         request.headerFields[.cacheControl] = "no-cache"
         let limit = ContinuousClock.now + due.timeout

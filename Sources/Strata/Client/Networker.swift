@@ -142,7 +142,7 @@ public struct Networker: Sendable {
         }
         return EndpointResponse(value: value, request: request, head: head, body: body,
                                 duration: start.duration(to: .now), retry: context.retryRecord?.value,
-                                cache: context.cacheRecord?.value)
+                                cache: context.cacheRecord?.outcome)
     }
 
     /// Runs the chain and reads the whole body, within the call's deadline.
@@ -219,7 +219,6 @@ public struct Networker: Sendable {
         context.callLogger = CallLogger(configuration.logger, requestID: Pipeline.nextRequestID())
         context.retryRecord = retries ? RetryRecord() : nil
         context.cacheRecord = caches ? CallRecord() : nil
-        context.revalidationRecord = caches ? CallRecord() : nil
         return context
     }
 

@@ -228,7 +228,7 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
     /// This error with what the call's records hold (its retry summary and cache
     /// outcome), where it has none of its own.
     func withRecords(of context: MiddlewareContext) -> StrataError {
-        withRetry(context.retryRecord?.value).withCache(context.cacheRecord?.value)
+        withRetry(context.retryRecord?.value).withCache(context.cacheRecord?.outcome)
     }
 
     /// This error with `summary` as its ``retry``, unless it has one already.

@@ -16,4 +16,9 @@ struct CallRecord<Value: Sendable>: Sendable {
     func record(_ value: Value) {
         stored.withLock { $0 = value }
     }
+
+    /// Changes what was recorded (`nil` when nothing was), under the record's lock.
+    func update(_ body: (inout Value?) -> Void) {
+        stored.withLock(body)
+    }
 }

@@ -18,7 +18,11 @@ import Musl
 /// A struct over a shared reference: copies guard the same value, as the class did.
 ///
 /// `@unchecked Sendable`: the value is only read or written inside `withLock`, while the
-/// lock is held.
+/// lock is held; the storage reference is immutable and the lock lives in that storage,
+/// so every copy takes the same lock. Like `Synchronization.Mutex`, it is `Sendable`
+/// whatever `Value` is: it exists to guard state that is not `Sendable` on its own
+/// (`MemoryCacheStore`'s entries, the `DeadlineScheduler`'s heap, a body's iterator); as
+/// with `Mutex`, what a caller takes out of `withLock` must be safe to share.
 package struct Locked<Value>: @unchecked Sendable {
     private let storage: LockedStorage<Value>
 

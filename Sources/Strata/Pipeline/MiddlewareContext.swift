@@ -46,12 +46,9 @@ public struct MiddlewareContext: Sendable {
     var retryRecord: RetryRecord?
     /// The endpoint's cache strategy (see ``Endpoint/cache``), for ``CacheMiddleware``.
     public var cache: CacheStrategy?
-    /// Where ``CacheMiddleware`` leaves the call's ``CacheOutcome``; set by the
-    /// ``Networker`` when its middleware caches.
-    var cacheRecord: CallRecord<CacheOutcome>?
-    /// The background revalidation this call owes, when a ``CacheMiddleware`` served a
-    /// stale response within `stale-while-revalidate`; present when the client caches.
-    var revalidationRecord: CallRecord<DueRevalidation>?
+    /// Where ``CacheMiddleware`` leaves the call's ``CacheOutcome`` and the background
+    /// revalidation it owes; set by the ``Networker`` when its middleware caches.
+    var cacheRecord: CallRecord<CacheCall>?
 
     /// Creates a context.
     public init(
