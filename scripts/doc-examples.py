@@ -129,12 +129,12 @@ CONTEXT: dict[str, Context] = {
     "Sources/Strata/Models/JSON+Foundation.swift#1": Context(
         returns=("Int?", "age"),
     ),
-    "Sources/Strata/Middleware/Array+Resilient.swift#1": Context(
+    "Sources/Strata/Features/Resilience/Array+Resilient.swift#1": Context(
         declarations="""
         let tokens = BearerTokenProvider(BearerToken("saved")) { _ in BearerToken("renewed") }
         """
     ),
-    "Sources/Strata/Middleware/AuthenticationMiddleware.swift#1": Context(
+    "Sources/Strata/Features/Authentication/AuthenticationMiddleware.swift#1": Context(
         declarations="""
         struct AuthAPI: Sendable { func renew(_ token: String) async throws -> BearerToken { BearerToken("renewed") } }
         let authAPI = AuthAPI()
@@ -142,14 +142,14 @@ CONTEXT: dict[str, Context] = {
         let transport = MockTransport()
         """
     ),
-    "Sources/Strata/Middleware/BearerTokenProvider.swift#1": Context(
+    "Sources/Strata/Features/Authentication/BearerTokenProvider.swift#1": Context(
         declarations="""
         struct AuthAPI: Sendable { func renew(_ token: String) async throws -> BearerToken { BearerToken("renewed") } }
         let authAPI = AuthAPI()
         let saved = (access: "saved", expiry: Date(timeIntervalSince1970: 0))
         """
     ),
-    "Sources/Strata/Middleware/CredentialProvider.swift#1": Context(
+    "Sources/Strata/Features/Authentication/CredentialProvider.swift#1": Context(
         declarations="""
         struct Keychain: Sendable { func accessToken() async throws -> String { "saved" } }
         struct AuthAPI: Sendable { func renew(_ token: String) async throws -> String { "renewed" } }
@@ -157,13 +157,13 @@ CONTEXT: dict[str, Context] = {
         static let authAPI = AuthAPI()
         """
     ),
-    "Sources/Strata/Middleware/HeadersMiddleware.swift#1": Context(
+    "Sources/Strata/Features/Headers/HeadersMiddleware.swift#1": Context(
         declarations="""
         actor TokenStore { var accessToken: String? = "saved" }
         let tokenStore = TokenStore()
         """
     ),
-    "Sources/Strata/Middleware/RetryRule.swift#1": Context(
+    "Sources/Strata/Features/Retry/RetryRule.swift#1": Context(
         declarations="""
         struct Receipt: Decodable { let id: String }
         struct Job: Decodable { let state: String }
@@ -327,13 +327,13 @@ CONTEXT: dict[str, Context] = {
         returns=("Networker", "networker"),
     ),
     # --- Caching ---
-    "Sources/Strata/Caching/CacheControl.swift#1": Context(
+    "Sources/Strata/Features/Caching/CacheControl.swift#1": Context(
         declarations="""
         let response = HTTPResponse(status: .ok, headerFields: [.cacheControl: "public, max-age=60"])
         """,
         returns=("Int?", "maxAge"),
     ),
-    "Sources/Strata/Caching/CacheMiddleware.swift#1": Context(
+    "Sources/Strata/Features/Caching/CacheMiddleware.swift#1": Context(
         declarations="""
         struct Feed: Decodable, Sendable { let items: [String] }
         let transport = MockTransport()
@@ -342,7 +342,7 @@ CONTEXT: dict[str, Context] = {
         let feedEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/feed"), decoding: Feed.self)
         """
     ),
-    "Sources/Strata/Caching/CacheOutcome.swift#1": Context(
+    "Sources/Strata/Features/Caching/CacheOutcome.swift#1": Context(
         declarations="""
         struct Feed: Decodable, Sendable { let items: [String] }
         let networker = Networker(transport: MockTransport())
@@ -350,7 +350,7 @@ CONTEXT: dict[str, Context] = {
         func showBanner(_ text: String) {}
         """
     ),
-    "Sources/Strata/Caching/CacheStrategy.swift#1": Context(
+    "Sources/Strata/Features/Caching/CacheStrategy.swift#1": Context(
         declarations="""
         struct Feed: Decodable, Sendable { let items: [String] }
         let networker = Networker(transport: MockTransport())
@@ -359,7 +359,7 @@ CONTEXT: dict[str, Context] = {
         let flagsEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/flags"), decoding: Flags.self)
         """
     ),
-    "Sources/Strata/Caching/Networker+CacheThenRemote.swift#1": Context(
+    "Sources/Strata/Features/Caching/Networker+CacheThenRemote.swift#1": Context(
         declarations="""
         struct Feed: Decodable, Sendable { let items: [String] }
         let networker = Networker(transport: MockTransport())

@@ -24,88 +24,6 @@ import StrataURLSession
 import Swinject
 import Testing
 
-// MARK: - Sources/Strata/Caching/CacheControl.swift
-
-/// `Sources/Strata/Caching/CacheControl.swift`, example 1 (line 16).
-func example_Strata_Caching_CacheControl_1() async throws -> Int? {
-    let response = HTTPResponse(status: .ok, headerFields: [.cacheControl: "public, max-age=60"])
-    // doc-example: Sources/Strata/Caching/CacheControl.swift#1
-    let directives = CacheControl(response.headerFields)
-    let maxAge = directives.maxAge   // 60 for "public, max-age=60"
-    // end doc-example
-    _ = directives
-    _ = maxAge
-    return maxAge
-}
-
-// MARK: - Sources/Strata/Caching/CacheMiddleware.swift
-
-/// `Sources/Strata/Caching/CacheMiddleware.swift`, example 1 (line 8).
-func example_Strata_Caching_CacheMiddleware_1() async throws {
-    struct Feed: Decodable, Sendable { let items: [String] }
-    let transport = MockTransport()
-    let retry = RetryMiddleware()
-    let auth = AuthenticationMiddleware(BearerTokenProvider(BearerToken("t")) { _ in BearerToken("t2") })
-    let feedEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/feed"), decoding: Feed.self)
-    // doc-example: Sources/Strata/Caching/CacheMiddleware.swift#1
-    let cache = CacheMiddleware(store: MemoryCacheStore(capacity: 32 * 1024 * 1024))
-    let networker = Networker(transport: transport, middleware: [retry, auth, cache])
-    let feed = try await networker.response(for: feedEndpoint.cache(.remoteElseCache))
-    let outcome = feed.cache  // CacheOutcome: network, cache or revalidated, and the age
-    // end doc-example
-    _ = cache
-    _ = networker
-    _ = feed
-    _ = outcome
-}
-
-// MARK: - Sources/Strata/Caching/CacheOutcome.swift
-
-/// `Sources/Strata/Caching/CacheOutcome.swift`, example 1 (line 5).
-func example_Strata_Caching_CacheOutcome_1() async throws {
-    struct Feed: Decodable, Sendable { let items: [String] }
-    let networker = Networker(transport: MockTransport())
-    let endpoint = Endpoint(RequestDescription(route: "https://api.example.com/feed"), decoding: Feed.self)
-    func showBanner(_ text: String) {}
-    // doc-example: Sources/Strata/Caching/CacheOutcome.swift#1
-    let response = try await networker.response(for: endpoint.cache(.remoteElseCache))
-    if let cache = response.cache, cache.source == .cache { showBanner("offline, \(cache.age) old") }
-    // end doc-example
-    _ = response
-}
-
-// MARK: - Sources/Strata/Caching/CacheStrategy.swift
-
-/// `Sources/Strata/Caching/CacheStrategy.swift`, example 1 (line 4).
-func example_Strata_Caching_CacheStrategy_1() async throws {
-    struct Feed: Decodable, Sendable { let items: [String] }
-    let networker = Networker(transport: MockTransport())
-    let feedEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/feed"), decoding: Feed.self)
-    struct Flags: Decodable, Sendable { let beta: Bool }
-    let flagsEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/flags"), decoding: Flags.self)
-    // doc-example: Sources/Strata/Caching/CacheStrategy.swift#1
-    let feed = try await networker.send(feedEndpoint.cache(.remoteElseCache))  // offline fallback
-    let flags = try await networker.send(flagsEndpoint.cache(.cacheElseRemote)) // fetch once
-    // end doc-example
-    _ = feed
-    _ = flags
-}
-
-// MARK: - Sources/Strata/Caching/Networker+CacheThenRemote.swift
-
-/// `Sources/Strata/Caching/Networker+CacheThenRemote.swift`, example 1 (line 9).
-func example_Strata_Caching_Networker_CacheThenRemote_1() async throws {
-    struct Feed: Decodable, Sendable { let items: [String] }
-    let networker = Networker(transport: MockTransport())
-    let feedEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/feed"), decoding: Feed.self)
-    func render(_ feed: Feed, source: CacheOutcome.Source?) {}
-    // doc-example: Sources/Strata/Caching/Networker+CacheThenRemote.swift#1
-    for try await feed in networker.cacheThenRemote(feedEndpoint) {
-        render(feed.value, source: feed.cache?.source)   // cache first, then network
-    }
-    // end doc-example
-}
-
 // MARK: - Sources/Strata/Client/Networker+Requests.swift
 
 /// `Sources/Strata/Client/Networker+Requests.swift`, example 1 (line 7).
@@ -211,28 +129,15 @@ func example_Strata_Encoding_URLEncodedForm_URLEncodedFormEncoder_1() async thro
     return query
 }
 
-// MARK: - Sources/Strata/Middleware/Array+Resilient.swift
+// MARK: - Sources/Strata/Features/Authentication/AuthenticationMiddleware.swift
 
-/// `Sources/Strata/Middleware/Array+Resilient.swift`, example 1 (line 5).
-func example_Strata_Middleware_Array_Resilient_1() async throws {
-    let tokens = BearerTokenProvider(BearerToken("saved")) { _ in BearerToken("renewed") }
-    // doc-example: Sources/Strata/Middleware/Array+Resilient.swift#1
-    let networker = Networker(
-        transport: AsyncHTTPClientTransport(),
-        middleware: .resilient(authentication: AuthenticationMiddleware(tokens)))
-    // end doc-example
-    _ = networker
-}
-
-// MARK: - Sources/Strata/Middleware/AuthenticationMiddleware.swift
-
-/// `Sources/Strata/Middleware/AuthenticationMiddleware.swift`, example 1 (line 7).
-func example_Strata_Middleware_AuthenticationMiddleware_1() async throws {
+/// `Sources/Strata/Features/Authentication/AuthenticationMiddleware.swift`, example 1 (line 7).
+func example_Strata_Features_Authentication_AuthenticationMiddleware_1() async throws {
     struct AuthAPI: Sendable { func renew(_ token: String) async throws -> BearerToken { BearerToken("renewed") } }
     let authAPI = AuthAPI()
     let savedToken = "saved"
     let transport = MockTransport()
-    // doc-example: Sources/Strata/Middleware/AuthenticationMiddleware.swift#1
+    // doc-example: Sources/Strata/Features/Authentication/AuthenticationMiddleware.swift#1
     let auth = AuthenticationMiddleware(BearerTokenProvider(BearerToken(savedToken)) { rejected in
         try await authAPI.renew(rejected.value)
     })
@@ -242,14 +147,14 @@ func example_Strata_Middleware_AuthenticationMiddleware_1() async throws {
     _ = networker
 }
 
-// MARK: - Sources/Strata/Middleware/BearerTokenProvider.swift
+// MARK: - Sources/Strata/Features/Authentication/BearerTokenProvider.swift
 
-/// `Sources/Strata/Middleware/BearerTokenProvider.swift`, example 1 (line 23).
-func example_Strata_Middleware_BearerTokenProvider_1() async throws {
+/// `Sources/Strata/Features/Authentication/BearerTokenProvider.swift`, example 1 (line 23).
+func example_Strata_Features_Authentication_BearerTokenProvider_1() async throws {
     struct AuthAPI: Sendable { func renew(_ token: String) async throws -> BearerToken { BearerToken("renewed") } }
     let authAPI = AuthAPI()
     let saved = (access: "saved", expiry: Date(timeIntervalSince1970: 0))
-    // doc-example: Sources/Strata/Middleware/BearerTokenProvider.swift#1
+    // doc-example: Sources/Strata/Features/Authentication/BearerTokenProvider.swift#1
     let auth = AuthenticationMiddleware(BearerTokenProvider(BearerToken(saved.access, expiresAt: saved.expiry)) { rejected in
         try await authAPI.renew(rejected.value)  // returns a BearerToken
     })
@@ -257,15 +162,15 @@ func example_Strata_Middleware_BearerTokenProvider_1() async throws {
     _ = auth
 }
 
-// MARK: - Sources/Strata/Middleware/CredentialProvider.swift
+// MARK: - Sources/Strata/Features/Authentication/CredentialProvider.swift
 
-/// `Sources/Strata/Middleware/CredentialProvider.swift`, example 1 (line 12).
-enum DocExample_Strata_Middleware_CredentialProvider_1 {
+/// `Sources/Strata/Features/Authentication/CredentialProvider.swift`, example 1 (line 12).
+enum DocExample_Strata_Features_Authentication_CredentialProvider_1 {
     struct Keychain: Sendable { func accessToken() async throws -> String { "saved" } }
     struct AuthAPI: Sendable { func renew(_ token: String) async throws -> String { "renewed" } }
     static let keychain = Keychain()
     static let authAPI = AuthAPI()
-    // doc-example: Sources/Strata/Middleware/CredentialProvider.swift#1
+    // doc-example: Sources/Strata/Features/Authentication/CredentialProvider.swift#1
     struct TokenStore: CredentialProvider {
         func currentCredential() async throws -> String { try await keychain.accessToken() }
         func refresh(_ rejected: String) async throws -> String { try await authAPI.renew(rejected) }
@@ -273,13 +178,95 @@ enum DocExample_Strata_Middleware_CredentialProvider_1 {
     // end doc-example
 }
 
-// MARK: - Sources/Strata/Middleware/HeadersMiddleware.swift
+// MARK: - Sources/Strata/Features/Caching/CacheControl.swift
 
-/// `Sources/Strata/Middleware/HeadersMiddleware.swift`, example 1 (line 8).
-func example_Strata_Middleware_HeadersMiddleware_1() async throws {
+/// `Sources/Strata/Features/Caching/CacheControl.swift`, example 1 (line 16).
+func example_Strata_Features_Caching_CacheControl_1() async throws -> Int? {
+    let response = HTTPResponse(status: .ok, headerFields: [.cacheControl: "public, max-age=60"])
+    // doc-example: Sources/Strata/Features/Caching/CacheControl.swift#1
+    let directives = CacheControl(response.headerFields)
+    let maxAge = directives.maxAge   // 60 for "public, max-age=60"
+    // end doc-example
+    _ = directives
+    _ = maxAge
+    return maxAge
+}
+
+// MARK: - Sources/Strata/Features/Caching/CacheMiddleware.swift
+
+/// `Sources/Strata/Features/Caching/CacheMiddleware.swift`, example 1 (line 8).
+func example_Strata_Features_Caching_CacheMiddleware_1() async throws {
+    struct Feed: Decodable, Sendable { let items: [String] }
+    let transport = MockTransport()
+    let retry = RetryMiddleware()
+    let auth = AuthenticationMiddleware(BearerTokenProvider(BearerToken("t")) { _ in BearerToken("t2") })
+    let feedEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/feed"), decoding: Feed.self)
+    // doc-example: Sources/Strata/Features/Caching/CacheMiddleware.swift#1
+    let cache = CacheMiddleware(store: MemoryCacheStore(capacity: 32 * 1024 * 1024))
+    let networker = Networker(transport: transport, middleware: [retry, auth, cache])
+    let feed = try await networker.response(for: feedEndpoint.cache(.remoteElseCache))
+    let outcome = feed.cache  // CacheOutcome: network, cache or revalidated, and the age
+    // end doc-example
+    _ = cache
+    _ = networker
+    _ = feed
+    _ = outcome
+}
+
+// MARK: - Sources/Strata/Features/Caching/CacheOutcome.swift
+
+/// `Sources/Strata/Features/Caching/CacheOutcome.swift`, example 1 (line 5).
+func example_Strata_Features_Caching_CacheOutcome_1() async throws {
+    struct Feed: Decodable, Sendable { let items: [String] }
+    let networker = Networker(transport: MockTransport())
+    let endpoint = Endpoint(RequestDescription(route: "https://api.example.com/feed"), decoding: Feed.self)
+    func showBanner(_ text: String) {}
+    // doc-example: Sources/Strata/Features/Caching/CacheOutcome.swift#1
+    let response = try await networker.response(for: endpoint.cache(.remoteElseCache))
+    if let cache = response.cache, cache.source == .cache { showBanner("offline, \(cache.age) old") }
+    // end doc-example
+    _ = response
+}
+
+// MARK: - Sources/Strata/Features/Caching/CacheStrategy.swift
+
+/// `Sources/Strata/Features/Caching/CacheStrategy.swift`, example 1 (line 4).
+func example_Strata_Features_Caching_CacheStrategy_1() async throws {
+    struct Feed: Decodable, Sendable { let items: [String] }
+    let networker = Networker(transport: MockTransport())
+    let feedEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/feed"), decoding: Feed.self)
+    struct Flags: Decodable, Sendable { let beta: Bool }
+    let flagsEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/flags"), decoding: Flags.self)
+    // doc-example: Sources/Strata/Features/Caching/CacheStrategy.swift#1
+    let feed = try await networker.send(feedEndpoint.cache(.remoteElseCache))  // offline fallback
+    let flags = try await networker.send(flagsEndpoint.cache(.cacheElseRemote)) // fetch once
+    // end doc-example
+    _ = feed
+    _ = flags
+}
+
+// MARK: - Sources/Strata/Features/Caching/Networker+CacheThenRemote.swift
+
+/// `Sources/Strata/Features/Caching/Networker+CacheThenRemote.swift`, example 1 (line 9).
+func example_Strata_Features_Caching_Networker_CacheThenRemote_1() async throws {
+    struct Feed: Decodable, Sendable { let items: [String] }
+    let networker = Networker(transport: MockTransport())
+    let feedEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/feed"), decoding: Feed.self)
+    func render(_ feed: Feed, source: CacheOutcome.Source?) {}
+    // doc-example: Sources/Strata/Features/Caching/Networker+CacheThenRemote.swift#1
+    for try await feed in networker.cacheThenRemote(feedEndpoint) {
+        render(feed.value, source: feed.cache?.source)   // cache first, then network
+    }
+    // end doc-example
+}
+
+// MARK: - Sources/Strata/Features/Headers/HeadersMiddleware.swift
+
+/// `Sources/Strata/Features/Headers/HeadersMiddleware.swift`, example 1 (line 8).
+func example_Strata_Features_Headers_HeadersMiddleware_1() async throws {
     actor TokenStore { var accessToken: String? = "saved" }
     let tokenStore = TokenStore()
-    // doc-example: Sources/Strata/Middleware/HeadersMiddleware.swift#1
+    // doc-example: Sources/Strata/Features/Headers/HeadersMiddleware.swift#1
     let fixed = HeadersMiddleware([.userAgent: "MyApp/1.0", .accept: "application/json"])
     let named = HeadersMiddleware(["User-Agent": "MyApp/1.0", "X-Client": "ios"])
     let bearer = HeadersMiddleware.bearerToken { await tokenStore.accessToken }
@@ -289,15 +276,28 @@ func example_Strata_Middleware_HeadersMiddleware_1() async throws {
     _ = bearer
 }
 
-// MARK: - Sources/Strata/Middleware/RetryRule.swift
+// MARK: - Sources/Strata/Features/Resilience/Array+Resilient.swift
 
-/// `Sources/Strata/Middleware/RetryRule.swift`, example 1 (line 6).
-func example_Strata_Middleware_RetryRule_1() async throws {
+/// `Sources/Strata/Features/Resilience/Array+Resilient.swift`, example 1 (line 5).
+func example_Strata_Features_Resilience_Array_Resilient_1() async throws {
+    let tokens = BearerTokenProvider(BearerToken("saved")) { _ in BearerToken("renewed") }
+    // doc-example: Sources/Strata/Features/Resilience/Array+Resilient.swift#1
+    let networker = Networker(
+        transport: AsyncHTTPClientTransport(),
+        middleware: .resilient(authentication: AuthenticationMiddleware(tokens)))
+    // end doc-example
+    _ = networker
+}
+
+// MARK: - Sources/Strata/Features/Retry/RetryRule.swift
+
+/// `Sources/Strata/Features/Retry/RetryRule.swift`, example 1 (line 6).
+func example_Strata_Features_Retry_RetryRule_1() async throws {
     struct Receipt: Decodable { let id: String }
     struct Job: Decodable { let state: String }
     let chargeRequest = RequestDescription(route: "https://api.example.com/charges", method: .post)
     let jobRequest = RequestDescription(route: "https://api.example.com/jobs/7")
-    // doc-example: Sources/Strata/Middleware/RetryRule.swift#1
+    // doc-example: Sources/Strata/Features/Retry/RetryRule.swift#1
     var charge = Endpoint<Receipt>(chargeRequest, decoding: Receipt.self)
     charge.retry = .withIdempotencyKey     // a POST the server deduplicates by key
     var poll = Endpoint<Job>(jobRequest, decoding: Job.self)
@@ -307,6 +307,36 @@ func example_Strata_Middleware_RetryRule_1() async throws {
     // end doc-example
     _ = charge
     _ = poll
+}
+
+// MARK: - Sources/Strata/Interface/CallValues.swift
+
+// `Sources/Strata/Interface/CallValues.swift`, example 1 (line 9), at file scope (it declares an extension).
+// doc-example: Sources/Strata/Interface/CallValues.swift#1
+enum TagKey: CallValueKey { typealias Value = String }
+
+extension Endpoint {
+    func tag(_ tag: String) -> Endpoint { option(TagKey.self, tag) }
+}
+extension MiddlewareContext {
+    var tag: String? { values[TagKey.self] }
+}
+// end doc-example
+
+// MARK: - Sources/Strata/Interface/Middleware.swift
+
+/// `Sources/Strata/Interface/Middleware.swift`, example 1 (line 40).
+enum DocExample_Strata_Interface_Middleware_1 {
+    // doc-example: Sources/Strata/Interface/Middleware.swift#1
+    struct RequestID: Middleware {
+        func intercept(_ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
+                       next: MiddlewareNext) async throws -> (HTTPResponse, MessageBody?) {
+            var request = request
+            request.headerFields[HTTPField.Name("X-Request-ID")!] = UUID().uuidString
+            return try await next(request, body, context)
+        }
+    }
+    // end doc-example
 }
 
 // MARK: - Sources/Strata/Models/DTODecodable.swift
@@ -373,22 +403,6 @@ enum DocExample_Strata_Models_RawEncodable_1 {
     struct CredentialsEntry: Codable, RawEncodable {
         typealias Raw = Json
         let login: String
-    }
-    // end doc-example
-}
-
-// MARK: - Sources/Strata/Pipeline/Middleware.swift
-
-/// `Sources/Strata/Pipeline/Middleware.swift`, example 1 (line 26).
-enum DocExample_Strata_Pipeline_Middleware_1 {
-    // doc-example: Sources/Strata/Pipeline/Middleware.swift#1
-    struct RequestID: Middleware {
-        func intercept(_ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
-                       next: MiddlewareNext) async throws -> (HTTPResponse, MessageBody?) {
-            var request = request
-            request.headerFields[HTTPField.Name("X-Request-ID")!] = UUID().uuidString
-            return try await next(request, body, context)
-        }
     }
     // end doc-example
 }

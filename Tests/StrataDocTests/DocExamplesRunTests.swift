@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func cacheControlExampleReadsTheMaxAgeItsCommentShows() async throws {
-        #expect(try await example_Strata_Caching_CacheControl_1() == 60)
+        #expect(try await example_Strata_Features_Caching_CacheControl_1() == 60)
     }
 
     @Test func jsonExamplesGiveTheValuesTheirCommentsShow() async throws {

@@ -76,8 +76,8 @@ import Testing
             let stale = try await fixture.load(endpoint)
             #expect(stale.value == "swr #1")
             #expect(stale.cache == CacheOutcome(source: .cache, age: .seconds(20), isStale: true))
-            await fixture.cache.waitForRevalidations()
-            #expect(fixture.cache.pendingRevalidations == 0)
+            await fixture.networker.background.waitForAll()
+            #expect(fixture.networker.background.count == 0)
             #expect(fixture.routes.hits("swr") == 2)
             #expect(fixture.routes.notModified == 1)  // revalidated with If-None-Match
             let refreshed = try await fixture.load(endpoint)
@@ -87,7 +87,7 @@ import Testing
             fixture.routes.changeAll()  // a new version on the server
             fixture.clock.advance(20)
             #expect(try await fixture.load(endpoint).value == "swr #1")  // stale, at once
-            await fixture.cache.waitForRevalidations()
+            await fixture.networker.background.waitForAll()
             let updated = try await fixture.load(endpoint)
             #expect(updated.value == "swr #3")
             #expect(updated.cache?.source == .cache)

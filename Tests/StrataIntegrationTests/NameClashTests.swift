@@ -50,4 +50,23 @@ struct RequestIDMiddleware: Middleware {
         #expect(String(reflecting: type(of: bare)) == "Hummingbird.URLEncodedFormEncoder")
         #expect(String(reflecting: Strata.URLEncodedFormEncoder.self) == "Strata.URLEncodedFormEncoder")
     }
+
+    /// Hummingbird exports a `CacheControl` and a `RequestBody` too, and Strata keeps its
+    /// names (they say what the types are, and most code never spells them: a request's
+    /// body is written `.data(…)` or `.multipart(…)` where the type is known). In a file
+    /// that imports both, the bare names are ambiguous, so such a file writes
+    /// `Strata.CacheControl` and `Strata.RequestBody`, as the README says.
+    @Test func cacheControlAndRequestBodyNextToHummingbird() throws {
+        var request = RequestDescription(route: "https://x.io/upload", method: .post)
+        request.body = .data(Data("hi".utf8), contentType: "text/plain")  // the type from context: no clash
+        #expect(try request.encoded().body?.bufferedData == Data("hi".utf8))
+        let body: Strata.RequestBody = .data(Data(), contentType: nil)
+        if case .data(let data, let type) = body { #expect(data.isEmpty && type == nil) }
+        let directives = Strata.CacheControl(parsing: "public, max-age=60")
+        #expect(directives.maxAge == 60)
+        #expect(String(reflecting: Strata.CacheControl.self) == "Strata.CacheControl")
+        #expect(String(reflecting: Strata.RequestBody.self) == "Strata.RequestBody")
+        #expect(String(reflecting: Hummingbird.CacheControl.self) == "Hummingbird.CacheControl")
+        #expect(String(reflecting: Hummingbird.RequestBody.self) == "HummingbirdCore.RequestBody")
+    }
 }

@@ -13,12 +13,10 @@ public struct EndpointResponse<Value> {
     public let body: Data
     /// How long the exchange took, from encoding to parsed value.
     public let duration: Duration
-    /// How many attempts the call made and why it stopped, when the client has a
-    /// ``RetryMiddleware``.
-    public let retry: RetrySummary?
-    /// Where the response came from (network, cache, revalidated) and how old it was,
-    /// when the client has a ``CacheMiddleware``.
-    public let cache: CacheOutcome?
+    /// What the call's steps reported, under their features' keys (see
+    /// ``MiddlewareContext/record(_:for:)``); features read them back with accessors of
+    /// their own (`response.retry`, `response.cache`).
+    public let records: CallValues
 }
 
 extension EndpointResponse: Sendable where Value: Sendable {}

@@ -58,11 +58,11 @@ public struct Networker: Sendable {
         public var validation: ResponseValidation = .default
         /// The logger handed to middleware in ``MiddlewareContext``.
         public var logger = Logger(label: "strata")
-        /// How redirects are followed: a ``RedirectMiddleware`` with this policy runs as
-        /// the outermost step, unless the client's middleware has one of its own. `nil`
-        /// returns redirect responses as they are (then the default validation fails them
-        /// as ``StrataError/Kind/unacceptableStatus``).
-        public var redirects: RedirectPolicy? = RedirectPolicy()
+        /// Steps the configuration installs outside the client's own middleware, outermost
+        /// first: by default the redirect step (see ``redirects``). A step here is left out
+        /// when the client's middleware has a step of the same type, placed where the app
+        /// wants it.
+        public var defaultMiddleware: [any Middleware] = Self.standardMiddleware
 
         /// The defaults: sorted-key JSON, 60 s timeout, 32 MiB bodies, 64 KiB error
         /// bodies, 2xx accepted, redirects followed under ``RedirectPolicy``'s defaults.
@@ -71,18 +71,18 @@ public struct Networker: Sendable {
 
     /// Sends the requests.
     public let transport: any Transport
-    /// The steps around the transport, outermost first, as given (the
-    /// ``RedirectMiddleware`` of ``Configuration/redirects`` is not listed).
+    /// The steps around the transport, outermost first, as given (the steps of
+    /// ``Configuration/defaultMiddleware`` are not listed).
     public let middleware: [any Middleware]
     /// Shared settings.
     public let configuration: Configuration
+    /// Work the client's calls left for after them (``MiddlewareContext/afterCall(id:_:)``),
+    /// shared by the copies of this client.
+    public let background: BackgroundWork
     let chain: MiddlewareNext
-    /// Whether a ``RetryMiddleware`` is among the steps, so calls keep a ``RetryRecord``.
-    let retries: Bool
-    /// Whether a ``CacheMiddleware`` is among the steps, so calls keep a ``CacheOutcome``.
-    let caches: Bool
     /// Whether calls run up to the response head in the caller's task: the transport
-    /// enforces the deadline and every step bounds its own waits (``DeadlineBounded``).
+    /// enforces the deadline and every step bounds its own waits
+    /// (``Middleware/boundsItsWaits``).
     let runsInline: Bool
 
     /// Creates a client.
@@ -90,12 +90,11 @@ public struct Networker: Sendable {
         self.transport = transport
         self.middleware = middleware
         self.configuration = configuration
-        let redirects = middleware.contains { $0 is RedirectMiddleware } ? nil : configuration.redirects
-        let steps: [any Middleware] = redirects.map { [RedirectMiddleware(policy: $0)] + middleware } ?? middleware
+        self.background = BackgroundWork()
+        let own = Set(middleware.map { ObjectIdentifier(type(of: $0)) })
+        let steps = configuration.defaultMiddleware.filter { !own.contains(ObjectIdentifier(type(of: $0))) } + middleware
         self.chain = Pipeline.chain(steps, transport: transport)
-        self.retries = middleware.contains { $0 is RetryMiddleware }
-        self.caches = middleware.contains { $0 is CacheMiddleware }
-        self.runsInline = transport.enforcesDeadline && steps.allSatisfy { ($0 as? DeadlineBounded)?.boundsItsWaits == true }
+        self.runsInline = transport.enforcesDeadline && steps.allSatisfy(\.boundsItsWaits)
     }
 
     /// Loads `endpoint` and returns its parsed response.
@@ -110,10 +109,12 @@ public struct Networker: Sendable {
     public func response<Response>(for endpoint: Endpoint<Response>) async throws(StrataError) -> EndpointResponse<Response> {
         let start = ContinuousClock.now
         let context = makeContext(for: endpoint, start: start)
+        let exchange = context.exchange
+        defer { startFollowUps(of: exchange) }
         do {
             return try await response(for: endpoint, context: context, start: start)
         } catch {
-            throw error.withRecords(of: context)
+            throw error.withRecords(exchange.records)
         }
     }
 
@@ -125,7 +126,6 @@ public struct Networker: Sendable {
         let encoded = try encode(endpoint)
         let request = encoded.head
         let (head, body) = try await exchange(request, body: encoded.body, context: context)
-        startDueRevalidation(of: request, after: context)
 
         try (endpoint.validation ?? configuration.validation)
             .validate(head, body: body, for: request, errorBodyLimit: configuration.errorBodyLimit)
@@ -141,85 +141,45 @@ public struct Networker: Sendable {
                 mapping: mapping)
         }
         return EndpointResponse(value: value, request: request, head: head, body: body,
-                                duration: start.duration(to: .now), retry: context.retryRecord?.value,
-                                cache: context.cacheRecord?.outcome)
+                                duration: start.duration(to: .now), records: context.records)
     }
 
-    /// Runs the chain and reads the whole body, within the call's deadline.
-    ///
-    /// When the client ``runsInline`` (and the call has no attempt timeout, which only
-    /// the `Networker` enforces), the chain runs in the caller's task, bounded by the
-    /// transport and the steps themselves, and only a body still streaming is read under
-    /// the deadline's task; otherwise the whole exchange runs under it.
+    /// Runs the chain and reads the whole body, within the call's deadline (see
+    /// ``Exchange/buffered(_:body:context:chain:limit:inline:)``).
     func exchange(
         _ request: HTTPRequest,
         body: MessageBody?,
         context: MiddlewareContext
     ) async throws(StrataError) -> (HTTPResponse, Data) {
-        let chain = self.chain
-        let limit = configuration.maxResponseBodySize
-        let progress = Pipeline.Progress()
-        let outcome: (result: Result<(HTTPResponse, Data), any Error>, timedOut: Bool)
-        if runsInline, context.attemptTimeout == nil {
-            outcome = await Self.inlineExchange(request, body: body, context: context, chain: chain, limit: limit,
-                                                progress: progress)
-        } else {
-            outcome = await Deadline.run(until: context.deadline) { () async throws -> (HTTPResponse, Data) in
-                let (head, responseBody) = try await chain(request, body, context)
-                progress.headArrived(head)
-                return (head, try await responseBody?.collect(upTo: limit) ?? Data())
-            }
-        }
-        switch outcome.result {
-        case .success(let exchange): return exchange
-        case .failure(let error):
-            throw Pipeline.classify(error, request: request, progress: progress, timedOut: outcome.timedOut)
-        }
+        try await context.exchange.buffered(
+            request, body: body, context: context, chain: chain, limit: configuration.maxResponseBodySize,
+            inline: runsInline && context.attemptTimeout == nil)
     }
 
-    /// The exchange of a client that ``runsInline``: the chain in this task, then the
-    /// body, under the deadline's task only while it still streams. A failure once the
-    /// deadline has passed is a timeout, as it is when the deadline's task ends a call.
-    private static func inlineExchange(
-        _ request: HTTPRequest,
-        body: MessageBody?,
-        context: MiddlewareContext,
-        chain: MiddlewareNext,
-        limit: Int,
-        progress: Pipeline.Progress
-    ) async -> (result: Result<(HTTPResponse, Data), any Error>, timedOut: Bool) {
-        let head: HTTPResponse
-        let responseBody: MessageBody?
-        do {
-            (head, responseBody) = try await chain(request, body, context)
-        } catch {
-            return (.failure(error), context.deadline.map { $0 <= .now } ?? false)
+    /// Hands the work `exchange`'s steps left for after the call to ``background``.
+    func startFollowUps(of exchange: Exchange) {
+        for followUp in exchange.takeFollowUps() {
+            background.start(id: followUp.id) { [self] in await followUp.work(self) }
         }
-        progress.headArrived(head)
-        guard let responseBody, responseBody.bufferedData == nil else {
-            do {
-                return (.success((head, try await responseBody?.collect(upTo: limit) ?? Data())), false)
-            } catch {
-                return (.failure(error), false)
-            }
-        }
-        let read = await Deadline.run(until: context.deadline) { try await responseBody.collect(upTo: limit) }
-        return (read.result.map { (head, $0) }, read.timedOut)
     }
 
     /// The context for one load of `endpoint` started at `start`.
     func makeContext<Response>(for endpoint: Endpoint<Response>, start: ContinuousClock.Instant) -> MiddlewareContext {
-        var context = MiddlewareContext(
-            deadline: (endpoint.timeout ?? configuration.timeout).map { start + $0 },
-            attemptTimeout: endpoint.attemptTimeout ?? configuration.attemptTimeout,
-            attributes: endpoint.attributes,
-            logger: configuration.logger,
-            retry: endpoint.retry,
-            cache: endpoint.cache)
-        context.callLogger = CallLogger(configuration.logger, requestID: Pipeline.nextRequestID())
-        context.retryRecord = retries ? RetryRecord() : nil
-        context.cacheRecord = caches ? CallRecord() : nil
-        return context
+        makeContext(deadline: (endpoint.timeout ?? configuration.timeout).map { start + $0 },
+                    attemptTimeout: endpoint.attemptTimeout ?? configuration.attemptTimeout,
+                    attributes: endpoint.attributes, values: endpoint.options)
+    }
+
+    /// The context of a new call of this client.
+    func makeContext(
+        deadline: ContinuousClock.Instant?,
+        attemptTimeout: Duration?,
+        attributes: [String: String],
+        values: CallValues
+    ) -> MiddlewareContext {
+        MiddlewareContext(
+            exchange: Exchange(logger: configuration.logger, requestID: Exchange.nextRequestID()),
+            deadline: deadline, attemptTimeout: attemptTimeout, attributes: attributes, values: values)
     }
 
     /// Builds the URL and encodes the parameters.

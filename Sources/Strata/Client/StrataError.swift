@@ -32,25 +32,42 @@ import HTTPTypes
 /// - ``Kind/unacceptableStatus``, ``Kind/unacceptableContentType``: validation refused
 ///   the response (see ``status``, ``body``);
 /// - ``Kind/bodyTooLarge``: the body is larger than the client's limit;
-/// - ``Kind/circuitOpen``: the host's circuit breaker is open (``CircuitOpenError``);
-/// - ``Kind/cacheMiss``: a ``CacheStrategy/cacheOnly`` call found nothing stored;
 /// - ``Kind/decoding``, ``Kind/mapping``: the parse function failed reading the raw
 ///   layer or mapping into the app model; ``underlying`` is the error it threw (your
-///   own error type stays that value) and ``mappingError`` names the type and path.
+///   own error type stays that value) and ``mappingError`` names the type and path;
+/// - stages a feature adds for its own failures (a redirect not followed, an open
+///   circuit, a cache miss), declared with the feature.
 public struct StrataError: Error, Sendable, CustomStringConvertible {
     /// The stage that failed.
     ///
-    /// A struct with static members rather than an enum, so that new stages (retry
-    /// exhausted, circuit open, …) can be added without breaking callers: compare with
-    /// `==`, or use the members as patterns in a `switch` with a `default` branch.
-    /// The details of a stage are properties of ``StrataError``.
+    /// A struct with static members rather than an enum, so that new stages can be
+    /// added without breaking callers: compare with `==`, or use the members as patterns
+    /// in a `switch` with a `default` branch. A feature declares its own stages as static
+    /// members in an extension. The details of a stage are properties of ``StrataError``.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         /// The stage's name, for example `unacceptableStatus`.
         public let description: String
+        /// The failure's phrase in an error's description, from the error.
+        private let phrase: (@Sendable (StrataError) -> String)?
 
-        private init(_ description: String) {
-            self.description = description
+        /// Creates a stage.
+        /// - Parameters:
+        ///   - name: the stage's name; two kinds with the same name are equal.
+        ///   - phrase: what an error of this stage says after the request and status in its
+        ///     description; by default `NAME failed: UNDERLYING`.
+        public init(_ name: String, phrase: (@Sendable (StrataError) -> String)? = nil) {
+            self.description = name
+            self.phrase = phrase
         }
+
+        /// Whether two kinds name the same stage.
+        public static func == (lhs: Kind, rhs: Kind) -> Bool { lhs.description == rhs.description }
+
+        /// Hashes the stage's name.
+        public func hash(into hasher: inout Hasher) { hasher.combine(description) }
+
+        /// The phrase for `error`, when the stage has one of its own.
+        func phrase(for error: StrataError) -> String? { phrase?(error) }
 
         /// The route could not produce a URL.
         public static let invalidURL = Kind("invalidURL")
@@ -72,14 +89,6 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
         public static let mapping = Kind("mapping")
         /// A middleware step failed on its own account (for example a token provider).
         public static let middleware = Kind("middleware")
-        /// A redirect was not followed: too many, a loop, `https` to `http`, a bad
-        /// `Location`, or a body that cannot be resent; see ``RedirectError``.
-        public static let redirect = Kind("redirect")
-        /// The call was not sent: the host's circuit breaker is open; see
-        /// ``CircuitBreakerMiddleware`` and ``CircuitOpenError``.
-        public static let circuitOpen = Kind("circuitOpen")
-        /// The endpoint's ``CacheStrategy/cacheOnly`` found nothing stored for the request.
-        public static let cacheMiss = Kind("cacheMiss")
     }
 
     /// Where in the exchange a transport failure happened, when it is known.
@@ -125,12 +134,10 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
     public let middleware: String?
     /// Where a transport failure (a timeout, a lost connection) happened, when known.
     public let phase: Phase?
-    /// How many attempts the call made and why it stopped, when the client has a
-    /// ``RetryMiddleware``.
-    public internal(set) var retry: RetrySummary?
-    /// Where the failed response came from (a stored body that no longer parses says
-    /// `cache`), when the client has a ``CacheMiddleware`` and it answered.
-    public internal(set) var cache: CacheOutcome?
+    /// What the call's steps reported, under their features' keys (see
+    /// ``MiddlewareContext/record(_:for:)``); features read them back with accessors of
+    /// their own (`error.retry`, `error.cache`).
+    public internal(set) var records = CallValues()
 
     /// Creates an error.
     /// - Parameters:
@@ -212,30 +219,16 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
         let head = parts.joined(separator: " ")
         let detail = kindDescription
         var text = head.isEmpty ? detail : "\(head): \(detail)"
-        if let retry, retry.attempts > 1 || retry.stopReason != .notRetryable { text += " (\(retry))" }
+        for phrase in records.descriptions { text += " (\(phrase))" }
         if let bodySnippet { text += "; body: \(bodySnippet)" }
         return text
     }
 
-    /// This error with `outcome` as its ``cache``, unless it has one already.
-    func withCache(_ outcome: CacheOutcome?) -> StrataError {
-        guard cache == nil, let outcome else { return self }
+    /// This error with `records` added, its own winning where both have a key.
+    func withRecords(_ records: CallValues) -> StrataError {
+        guard !records.isEmpty else { return self }
         var error = self
-        error.cache = outcome
-        return error
-    }
-
-    /// This error with what the call's records hold (its retry summary and cache
-    /// outcome), where it has none of its own.
-    func withRecords(of context: MiddlewareContext) -> StrataError {
-        withRetry(context.retryRecord?.value).withCache(context.cacheRecord?.outcome)
-    }
-
-    /// This error with `summary` as its ``retry``, unless it has one already.
-    func withRetry(_ summary: RetrySummary?) -> StrataError {
-        guard retry == nil, let summary else { return self }
-        var error = self
-        error.retry = summary
+        error.records = records.merging(self.records)
         return error
     }
 
@@ -255,10 +248,7 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
         case .decoding: return "decoding failed: \(mappingError?.description ?? cause ?? "")"
         case .mapping: return "mapping failed: \(mappingError?.description ?? cause ?? "")"
         case .middleware: return "middleware \(middleware ?? "?") failed: \(cause ?? "")"
-        case .redirect: return "redirect not followed: \(cause ?? "")"
-        case .circuitOpen: return cause ?? "circuit open"
-        case .cacheMiss: return "nothing stored for the request (cacheOnly)"
-        default: return "\(kind) failed" + (cause.map { ": \($0)" } ?? "")
+        default: return kind.phrase(for: self) ?? "\(kind) failed" + (cause.map { ": \($0)" } ?? "")
         }
     }
 }

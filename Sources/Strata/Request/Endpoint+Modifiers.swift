@@ -63,14 +63,10 @@ extension Endpoint {
         headers(HeaderList([HeaderList.Field(name: name, value: value)]))
     }
 
-    /// How a client's ``RetryMiddleware`` treats this call (``retry``).
-    public func retry(_ rule: RetryRule) -> Endpoint {
-        with { $0.retry = rule }
-    }
-
-    /// How a client's ``CacheMiddleware`` treats this call (``cache``).
-    public func cache(_ strategy: CacheStrategy) -> Endpoint {
-        with { $0.cache = strategy }
+    /// Sets one option for the client's features under `key` (``options``): the
+    /// modifier a feature's own modifiers are made of.
+    public func option<Key: CallValueKey>(_ key: Key.Type, _ value: Key.Value) -> Endpoint {
+        with { $0.options[key] = value }
     }
 
     /// Sets one attribute middleware can act on (``attributes``).

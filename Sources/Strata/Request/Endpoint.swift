@@ -31,12 +31,11 @@ public struct Endpoint<Response>: Sendable {
     public var attemptTimeout: Duration?
     /// Free-form attributes middleware can act on (see ``MiddlewareContext/attributes``).
     public var attributes: [String: String] = [:]
-    /// How a client's ``RetryMiddleware`` treats this endpoint; `nil` follows its
-    /// ``RetryPolicy``.
-    public var retry: RetryRule?
-    /// How a client's ``CacheMiddleware`` treats this endpoint; `nil` uses its
-    /// ``CacheMiddleware/Configuration/strategy``.
-    public var cache: CacheStrategy?
+    /// What this endpoint asks of the client's features, under their own keys
+    /// (``CallValueKey``): each call's ``MiddlewareContext/values`` start with them.
+    /// Features give them typed modifiers (`endpoint.retry(.never)`,
+    /// `endpoint.cache(.cacheElseRemote)`); see ``option(_:_:)``.
+    public var options = CallValues()
 
     /// Creates an endpoint from a request and a parse function.
     ///
@@ -77,8 +76,7 @@ public struct Endpoint<Response>: Sendable {
         mapped.timeout = timeout
         mapped.attemptTimeout = attemptTimeout
         mapped.attributes = attributes
-        mapped.retry = retry
-        mapped.cache = cache
+        mapped.options = options
         return mapped
     }
 }

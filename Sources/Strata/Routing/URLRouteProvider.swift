@@ -28,9 +28,6 @@ public protocol URLRouteProvider: Sendable {
     func url() throws -> URL
 }
 
-/// The seed documents' spelling of ``URLRouteProvider``.
-public typealias UrlRouteProvider = URLRouteProvider
-
 extension URL: URLRouteProvider {
     /// A URL is a route to itself.
     public func url() throws -> URL { self }

@@ -300,6 +300,81 @@ final class GatedTransport: Transport {
         #expect(hanging.requestCount == 2)
     }
 
+    /// A transport that never answers and, once cancelled, takes `unwind` to throw, as a
+    /// busy machine (or a transport slow to honour cancellation) may.
+    struct SlowToUnwindTransport: Transport {
+        let unwind: Duration
+        let requests = Locked(0)
+
+        func send(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> (HTTPResponse, MessageBody?) {
+            requests.withLock { $0 += 1 }
+            try? await Deadline.sleep(for: .seconds(60))  // ends when the call's task is cancelled
+            let unwind = DispatchTimeInterval.milliseconds(Int(unwind.components.seconds * 1000 + unwind.components.attoseconds / 1_000_000_000_000_000))
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().asyncAfter(deadline: .now() + unwind) { continuation.resume() }
+            }
+            throw CancellationError()
+        }
+    }
+
+    /// The flaky run of the test above, made certain: the abandoned calls' tasks end only
+    /// after the third call has started. Before the breaker tracked its calls' deadlines,
+    /// the third call went through to the transport.
+    @Test func callsAbandonedAtTheirDeadlineCountBeforeTheirTasksEnd() async throws {
+        let breaker = Self.breaker(CircuitBreakerPolicy(consecutiveFailures: 2), clock: ManualClock())
+        let slow = SlowToUnwindTransport(unwind: .milliseconds(500))
+        for _ in 0 ..< 2 {
+            let result = await Self.send(slow, through: breaker, timeout: .milliseconds(20))
+            #expect(Self.failure(result)?.isTimeout == true)
+        }
+        let third = await Self.send(slow, through: breaker, timeout: .milliseconds(20))
+        #expect(Self.circuitError(third)?.isProbing == false)
+        #expect(slow.requests.withLock { $0 } == 2)
+    }
+
+    /// The race behind a flaky run of the test above: the client gives a timed-out call's
+    /// caller its error at once and abandons the call's task, so the breaker may see that
+    /// call end only after the caller has started the next one. The breaker counts a call
+    /// it let through whose deadline has passed when it admits the next, whether or not the
+    /// abandoned call has ended, and does not count it again when it does end.
+    @Test func aCallPastItsDeadlineCountsAsAFailureBeforeItEnds() throws {
+        let start = ContinuousClock.now
+        var table = CircuitBreakerTable(policy: CircuitBreakerPolicy(consecutiveFailures: 2), origin: start)
+        let host = CircuitHost(HTTPRequest(method: .get, url: URL(string: "http://a.test/x")!))
+        var abandoned: [CircuitCall] = []
+        for offset in [0, 1] as [Int64] {
+            let (admission, _) = table.admit(host, at: start, deadline: start + .milliseconds(20 + offset), clock: start)
+            guard case .admitted(let call) = admission else { Issue.record("not admitted"); return }
+            #expect(call.role == .normal)
+            abandoned.append(call)
+        }
+        // Both deadlines have passed; neither call has ended (their tasks still unwind).
+        let (third, change) = table.admit(host, at: start, deadline: start + .seconds(60), clock: start + .milliseconds(30))
+        #expect(change == .open)
+        guard case .rejected(let error) = third else { Issue.record("admitted past two timed-out calls"); return }
+        #expect(error.isProbing == false)
+        // The abandoned calls end later: counted once already, they change nothing.
+        for call in abandoned {
+            #expect(table.finish(host, call, .failure, at: start) == nil)
+        }
+        #expect(table.hosts[host]?.inFlight.isEmpty == true)
+    }
+
+    @Test func aCallThatEndsBeforeItsDeadlineIsCountedOnce() throws {
+        let start = ContinuousClock.now
+        var table = CircuitBreakerTable(policy: CircuitBreakerPolicy(consecutiveFailures: 2), origin: start)
+        let host = CircuitHost(HTTPRequest(method: .get, url: URL(string: "http://a.test/x")!))
+        let (admission, _) = table.admit(host, at: start, deadline: start + .milliseconds(20), clock: start)
+        guard case .admitted(let call) = admission else { Issue.record("not admitted"); return }
+        #expect(table.finish(host, call, .success, at: start) == nil)
+        // Its deadline passes after it ended: nothing is left to count.
+        let (next, change) = table.admit(host, at: start, clock: start + .seconds(1))
+        #expect(change == nil)
+        guard case .admitted(let nextCall) = next else { Issue.record("not admitted"); return }
+        #expect(nextCall.role == .normal)
+        #expect(table.hosts[host]?.consecutiveFailures == 0)
+    }
+
     @Test func eachHostHasItsOwnBreaker() async throws {
         let breaker = Self.breaker(clock: ManualClock())
         #expect(await Self.open(breaker, url: "http://a.test/x") == 5)

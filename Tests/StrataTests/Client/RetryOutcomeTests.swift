@@ -37,12 +37,11 @@ import Testing
 
         let transport = ScriptedTransport([.status(503)])
         let stream = MessageBody(length: 4, streaming: AsyncStream { $0.yield(Data("data".utf8)); $0.finish() })
-        var context = MiddlewareContext()
-        context.retryRecord = RetryRecord()
+        let context = MiddlewareContext()
         _ = try await Self.middleware().intercept(
             HTTPRequest(method: .put, url: URL(string: "http://a.test/x")!), body: stream, context: context
         ) { request, body, _ in try await transport.send(request, body: body, deadline: nil) }
-        #expect(context.retryRecord?.value == RetrySummary(attempts: 1, stopReason: .bodyNotReplayable))
+        #expect(context.records[RetrySummaryKey.self] == RetrySummary(attempts: 1, stopReason: .bodyNotReplayable))
     }
 
     @Test func aClientWithoutRetryingReportsNoAttempts() async throws {

@@ -130,3 +130,217 @@ public struct URLEncodedFormEncoder: Sendable {
         return try encoder.encode(value)
     }
 }
+
+extension URLEncodedFormEncoder {
+    /// How the elements of an array are keyed.
+    ///
+    /// There is no standard for collections in form data; these are the conventions
+    /// that Rails, PHP, Express (`qs`) and Alamofire use.
+    public enum ArrayEncoding: Sendable, Hashable {
+        /// Empty brackets after the key for every element: `key[]=a&key[]=b`. The default.
+        case brackets
+        /// The bare key repeated for every element: `key=a&key=b`.
+        case noBrackets
+        /// The element's index in brackets: `key[0]=a&key[1]=b`.
+        case indexInBrackets
+
+        /// The key of the element at `index` of the array stored under `key`.
+        func key(_ key: String, index: Int) -> String {
+            switch self {
+            case .brackets: "\(key)[]"
+            case .noBrackets: key
+            case .indexInBrackets: "\(key)[\(index)]"
+            }
+        }
+    }
+}
+
+extension URLEncodedFormEncoder {
+    /// How `true` and `false` are written.
+    public enum BoolEncoding: Sendable, Hashable {
+        /// `1` and `0`. The default.
+        case numeric
+        /// `true` and `false`.
+        case literal
+
+        /// The text written for `value`.
+        func text(for value: Bool) -> String {
+            switch self {
+            case .numeric: value ? "1" : "0"
+            case .literal: value ? "true" : "false"
+            }
+        }
+    }
+}
+
+extension URLEncodedFormEncoder {
+    /// How `Data` values inside an `Encodable` value are written.
+    public enum DataEncoding: Sendable {
+        /// The `Data`'s own `Encodable` conformance: an array of bytes, `key[]=1&key[]=2`.
+        case deferredToData
+        /// A Base64 string. The default.
+        case base64
+        /// The string returned by the closure; an error it throws ends the encoding.
+        case custom(@Sendable (Data) throws -> String)
+
+        /// The matching ``JSONValueEncoder`` strategy.
+        var jsonValueStrategy: JSONValueEncoder.DataEncodingStrategy {
+            switch self {
+            case .deferredToData: .deferredToData
+            case .base64: .base64
+            case .custom(let closure): .custom { data in .string(try closure(data)) }
+            }
+        }
+    }
+}
+
+extension URLEncodedFormEncoder {
+    /// How `Date` values inside an `Encodable` value are written.
+    ///
+    /// Alamofire's `.formatted(DateFormatter)` is left out because `DateFormatter` is not
+    /// `Sendable`; use ``custom(_:)`` with a `Sendable` format style instead.
+    public enum DateEncoding: Sendable {
+        /// The `Date`'s own `Encodable` conformance: seconds since 2001-01-01 as a
+        /// double, `123.5`. The default.
+        case deferredToDate
+        /// Seconds since 1970-01-01 as a double, `1700000000.5`.
+        case secondsSince1970
+        /// Milliseconds since 1970-01-01 as a double, `1700000000500.0`.
+        case millisecondsSince1970
+        /// An ISO 8601 (RFC 3339) string in UTC, `2024-05-06T12:53:20Z`.
+        case iso8601
+        /// The string returned by the closure; an error it throws ends the encoding.
+        case custom(@Sendable (Date) throws -> String)
+
+        /// The matching ``JSONValueEncoder`` strategy.
+        var jsonValueStrategy: JSONValueEncoder.DateEncodingStrategy {
+            switch self {
+            case .deferredToDate: .deferredToDate
+            // Pinned to Alamofire's text, `String(Double)`, whatever number case the
+            // tree would otherwise hold.
+            case .secondsSince1970: .custom { date in .string("\(date.timeIntervalSince1970)") }
+            case .millisecondsSince1970: .custom { date in .string("\(date.timeIntervalSince1970 * 1000)") }
+            case .iso8601: .iso8601
+            case .custom(let closure): .custom { date in .string(try closure(date)) }
+            }
+        }
+    }
+}
+
+extension URLEncodedFormEncoder {
+    /// How the key of every object member is written, the options of
+    /// `JSONEncoder.KeyEncodingStrategy`.
+    ///
+    /// Keys are converted one by one before they are nested (`userName` inside `homeAddress`
+    /// gives `home_address[user_name]` with ``convertToSnakeCase``) and before they are sorted.
+    public enum KeyEncoding: Sendable {
+        /// Keys as the value gives them. The default.
+        case useDefaultKeys
+        /// Camel case to snake case, exactly as `JSONEncoder`'s `.convertToSnakeCase`:
+        /// `myURLProperty` → `my_url_property`, `oneTwoThree` → `one_two_three`; leading and
+        /// trailing underscores are kept (`_id_` stays `_id_`).
+        case convertToSnakeCase
+        /// Keys converted by a closure.
+        case custom(@Sendable (String) -> String)
+
+        /// `key` as written in the form.
+        public func encode(_ key: String) -> String {
+            switch self {
+            case .useDefaultKeys: key
+            case .convertToSnakeCase: Self.snakeCased(key)
+            case .custom(let convert): convert(key)
+            }
+        }
+
+        /// `key` in snake case, by `JSONEncoder`'s algorithm: words split where a lowercase
+        /// letter (or any non-uppercase character) is followed by an uppercase one, and where
+        /// a run of capitals ends before a capital followed by a lowercase letter
+        /// (`URLProperty`: `URL`, `Property`); the first character never starts a word;
+        /// the words are lowercased and joined with `_`.
+        static func snakeCased(_ key: String) -> String {
+            guard !key.isEmpty else { return key }
+            var words: [Range<String.Index>] = []
+            var wordStart = key.startIndex
+            var searchRange = key.index(after: wordStart) ..< key.endIndex
+            while let upper = key.rangeOfCharacter(from: .uppercaseLetters, options: [], range: searchRange) {
+                words.append(wordStart ..< upper.lowerBound)
+                searchRange = upper.lowerBound ..< searchRange.upperBound
+                guard let lower = key.rangeOfCharacter(from: .lowercaseLetters, options: [], range: searchRange) else {
+                    // Capitals up to the end: one last word.
+                    wordStart = searchRange.lowerBound
+                    break
+                }
+                let afterCapital = key.index(after: upper.lowerBound)
+                if lower.lowerBound == afterCapital {
+                    // A capital followed by a lowercase letter: a word starts at the capital.
+                    wordStart = upper.lowerBound
+                } else {
+                    // A run of capitals: a word of its own, up to the capital before the lowercase.
+                    let beforeLower = key.index(before: lower.lowerBound)
+                    words.append(upper.lowerBound ..< beforeLower)
+                    wordStart = beforeLower
+                }
+                searchRange = lower.upperBound ..< searchRange.upperBound
+            }
+            words.append(wordStart ..< searchRange.upperBound)
+            return words.map { key[$0].lowercased() }.joined(separator: "_")
+        }
+    }
+}
+
+extension URLEncodedFormEncoder {
+    /// How `nil` optionals and JSON `null` values are written.
+    public enum NilEncoding: Sendable, Hashable {
+        /// The pair is left out entirely (and a `null` array element takes no index). The default.
+        case dropKey
+        /// The key is written with an empty value: `key=`.
+        case dropValue
+        /// The key is written with the text `null`: `key=null`.
+        case null
+
+        /// The text written for a `null` value, or `nil` when the pair is left out.
+        var text: String? {
+            switch self {
+            case .dropKey: nil
+            case .dropValue: ""
+            case .null: "null"
+            }
+        }
+    }
+}
+
+extension URLEncodedFormEncoder {
+    /// How the keys of nested objects are joined to the key of their parent.
+    public enum ObjectEncoding: Sendable, Hashable {
+        /// The nested key in brackets: `user[name]=Ann`. The default.
+        case brackets
+        /// The nested key after a dot: `user.name=Ann`.
+        case dots
+
+        /// The key of the member `name` of the object stored under `parent`.
+        func key(_ name: String, in parent: String) -> String {
+            switch self {
+            case .brackets: "\(parent)[\(name)]"
+            case .dots: "\(parent).\(name)"
+            }
+        }
+    }
+}
+
+extension URLEncodedFormEncoder {
+    /// How spaces in keys and values are written.
+    public enum SpaceEncoding: Sendable, Hashable {
+        /// Percent-escaped as `%20`, as RFC 3986 does. The default.
+        case percentEscaped
+        /// Replaced by `+`, as HTML forms do. A literal `+` is still escaped as `%2B`.
+        case plusReplaced
+
+        /// The bytes written for a space.
+        var replacement: [UInt8] {
+            switch self {
+            case .percentEscaped: Array("%20".utf8)
+            case .plusReplaced: Array("+".utf8)
+            }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import HTTPTypes
+import Logging
+
+/// Logs every request and response on swift-log: method, URL, status, duration and
+/// header fields, with credentials redacted.
+///
+/// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` are always
+/// redacted; add more names (an API-key header, say) with `redacting:`.
+public struct LoggingMiddleware: Middleware {
+    /// The fields whose values are never logged.
+    public static let alwaysRedacted: Set<HTTPField.Name> = [.authorization, .proxyAuthorization, .cookie, .setCookie]
+
+    /// The level of the request and response lines; failures log at `.error`.
+    public var level: Logger.Level
+    /// Whether header fields are logged (as metadata).
+    public var logsHeaders: Bool
+    /// The fields whose values are replaced by `<redacted>`.
+    public let redactedFields: Set<HTTPField.Name>
+    private let logger: Logger?
+
+    /// Creates a logging step.
+    /// - Parameters:
+    ///   - logger: where to log; `nil` uses the client's logger from the context.
+    ///   - level: the level of the request and response lines.
+    ///   - logsHeaders: whether to log header fields.
+    ///   - redacting: field names to redact besides ``alwaysRedacted``.
+    public init(logger: Logger? = nil, level: Logger.Level = .info, logsHeaders: Bool = true,
+                redacting: Set<HTTPField.Name> = []) {
+        self.logger = logger
+        self.level = level
+        self.logsHeaders = logsHeaders
+        self.redactedFields = Self.alwaysRedacted.union(redacting)
+    }
+
+    /// Logs the request, passes it on, and logs the response or the failure.
+    public func intercept(
+        _ request: HTTPRequest,
+        body: MessageBody?,
+        context: MiddlewareContext,
+        next: MiddlewareNext
+    ) async throws -> (HTTPResponse, MessageBody?) {
+        let logger = self.logger ?? context.logger
+        let target = "\(request.method.rawValue) \(request.absoluteURLString)"
+        var requestMetadata: Logger.Metadata = ["strata.attempt": "\(context.attempt)"]
+        if logsHeaders { requestMetadata["strata.headers"] = metadata(request.headerFields) }
+        if let length = body?.length { requestMetadata["strata.body_bytes"] = "\(length)" }
+        logger.log(level: level, "→ \(target)", metadata: requestMetadata)
+
+        let start = ContinuousClock.now
+        do {
+            let (response, responseBody) = try await next(request, body, context)
+            let elapsed = start.duration(to: .now)
+            var responseMetadata: Logger.Metadata = [:]
+            if logsHeaders { responseMetadata["strata.headers"] = metadata(response.headerFields) }
+            if let length = responseBody?.length { responseMetadata["strata.body_bytes"] = "\(length)" }
+            logger.log(level: level, "← \(response.status.code) \(target) (\(Self.milliseconds(elapsed)))",
+                       metadata: responseMetadata)
+            return (response, responseBody)
+        } catch {
+            logger.error("✕ \(target) failed after \(Self.milliseconds(start.duration(to: .now))): \(error)")
+            throw error
+        }
+    }
+
+    /// The fields as log metadata, redacted.
+    func metadata(_ fields: HTTPFields) -> Logger.MetadataValue {
+        var result: Logger.Metadata = [:]
+        for field in fields {
+            let value = redactedFields.contains(field.name) ? "<redacted>" : field.value
+            let key = field.name.canonicalName
+            if case .string(let existing) = result[key] {
+                result[key] = .string(existing + ", " + value)
+            } else {
+                result[key] = .string(value)
+            }
+        }
+        return .dictionary(result)
+    }
+
+    static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let ms = Double(seconds) * 1000 + Double(attoseconds) / 1e15
+        return String(format: "%.1f ms", ms)
+    }
+}
+
+extension LoggingMiddleware {
+    /// `true`: it waits for nothing but `next`.
+    public var boundsItsWaits: Bool { true }
+}
