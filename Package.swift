@@ -17,13 +17,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),  // decompression errors, to classify them
+        // Decompression errors, to classify them.
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),  // tests only: name clashes
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),  // the fault server's gzip bodies
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),  // graceful server shutdown
+        // Graceful server shutdown.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),  // the persistent cache store only
         .package(url: "https://github.com/Swinject/Swinject", from: "2.10.0"),  // StrataSwinject only
     ],

@@ -27,7 +27,7 @@ let package = Package(
             ],
             path: "Benchmarks/StrataBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

@@ -119,7 +119,9 @@ public struct AsyncHTTPClientTransport: Transport {
         return try ResponseConversion.convert(response, requestMethod: request.method, deadline: deadline)
     }
 
-    private func execute(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> HTTPClientResponse {
+    private func execute(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws
+        -> HTTPClientResponse
+    {
         try await client.execute(HTTPClientRequest(request, body: body), deadline: NIODeadline(deadline))
     }
 }

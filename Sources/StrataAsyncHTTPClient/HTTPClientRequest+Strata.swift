@@ -14,7 +14,7 @@ extension HTTPClientRequest {
     ///   the request has no scheme or no authority.
     init(_ request: HTTPRequest, body: MessageBody?) throws {
         guard let scheme = request.scheme, !scheme.isEmpty,
-              let authority = request.authority, !authority.isEmpty
+            let authority = request.authority, !authority.isEmpty
         else { throw TransportError(.invalidRequest) }
         let path = request.path.flatMap { $0.isEmpty ? nil : $0 } ?? "/"
         self.init(url: "\(scheme)://\(authority)\(path)")

@@ -101,8 +101,8 @@ enum TransportErrorClassifier {
     /// Network.framework errors, as AsyncHTTPClient wraps them on Apple platforms.
     private static func platformKind(of error: any Error) -> TransportError.Kind? {
         #if canImport(Network)
-        if let error = error as? HTTPClient.NWPOSIXError { return kind(ofErrno: error.errorCode.rawValue) }
-        if error is HTTPClient.NWTLSError { return .tls }
+            if let error = error as? HTTPClient.NWPOSIXError { return kind(ofErrno: error.errorCode.rawValue) }
+            if error is HTTPClient.NWTLSError { return .tls }
         #endif
         return nil
     }

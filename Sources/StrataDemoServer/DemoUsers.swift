@@ -12,7 +12,7 @@ enum DemoUsers {
 
     /// The demo login: `ann` / `p@ss word` (the space and `@` exercise form encoding).
     static let accounts: [String: (password: String, userID: Int)] = [
-        "ann": (password: "p@ss word", userID: 1),
+        "ann": (password: "p@ss word", userID: 1)
     ]
 
     /// How many users a search page holds.
@@ -20,8 +20,10 @@ enum DemoUsers {
 
     private static func user(_ name: String, age: Int, type: Int, id: Int, photos: Int) -> UserPayload {
         let slug = name.lowercased()
-        return UserPayload(name: name, age: age, type: type, photos: (0..<photos).map { index in
-            PhotoRefPayload(id: "\(id)-\(index + 1)", ref: "https://img.example/\(slug)/\(index + 1).jpg")
-        })
+        return UserPayload(
+            name: name, age: age, type: type,
+            photos: (0..<photos).map { index in
+                PhotoRefPayload(id: "\(id)-\(index + 1)", ref: "https://img.example/\(slug)/\(index + 1).jpg")
+            })
     }
 }

@@ -34,7 +34,7 @@ enum MultipartParser {
         while true {
             if starts(with: dashes, in: body, at: position) { return parts }
             guard starts(with: crlf, in: body, at: position),
-                  let headersEnd = firstIndex(of: headerEnd, in: body, from: position + crlf.count)
+                let headersEnd = firstIndex(of: headerEnd, in: body, from: position + crlf.count)
             else { return nil }
             let headerText = String(decoding: body[(position + crlf.count)..<headersEnd], as: UTF8.self)
             let contentStart = headersEnd + headerEnd.count

@@ -5,7 +5,8 @@ import NIOCore
 /// Builds the demo API's responses.
 enum Responses {
     /// `value` as JSON with sorted keys.
-    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response
+    {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         // The payloads are plain structs of strings and numbers; encoding them cannot fail,
@@ -25,8 +26,9 @@ enum Responses {
 
     /// `text` as it is, labelled as JSON (for deliberately malformed bodies).
     static func raw(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "application/json"],
-                 body: .init(byteBuffer: ByteBuffer(string: text)))
+        Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }
 

@@ -1,5 +1,5 @@
-import Strata
 import NIOCore
+import Strata
 
 /// Writes what a ``FaultRoute`` calls for on one connection.
 struct FaultResponder {
@@ -28,8 +28,9 @@ struct FaultResponder {
         }
         switch route {
         case .ok:
-            try await outbound.write(FaultResponses.complete(
-                status: 200, [("Content-Type", "text/plain")], body: FaultResponses.okBody))
+            try await outbound.write(
+                FaultResponses.complete(
+                    status: 200, [("Content-Type", "text/plain")], body: FaultResponses.okBody))
             return .keepAlive
         case .neverAnswer:
             return .holdOpen
@@ -50,7 +51,8 @@ struct FaultResponder {
             try await trickle()
             return .keepAlive
         case .lengthTooShort:
-            var response = FaultResponses.head(status: 200, [("Content-Length", "\(FaultResponses.declaredShortBody.utf8.count)")])
+            var response = FaultResponses.head(
+                status: 200, [("Content-Length", "\(FaultResponses.declaredShortBody.utf8.count)")])
             response.writeString(FaultResponses.declaredShortBody + FaultResponses.smuggledResponse)
             try await outbound.write(response)
             return .keepAlive
@@ -110,7 +112,8 @@ struct FaultResponder {
 
     /// The head, then the body one byte per ``FaultResponses/trickleInterval``.
     private func trickle() async throws {
-        try await outbound.write(FaultResponses.head(status: 200, [("Content-Length", "\(FaultResponses.trickleLength)")]))
+        try await outbound.write(
+            FaultResponses.head(status: 200, [("Content-Length", "\(FaultResponses.trickleLength)")]))
         for _ in 0..<FaultResponses.trickleLength {
             try await Deadline.sleep(for: FaultResponses.trickleInterval)
             try await outbound.write(ByteBuffer(string: "x"))
@@ -131,9 +134,12 @@ struct FaultResponder {
     }
 
     private func writeGzip(_ body: ByteBuffer) async throws {
-        var response = FaultResponses.head(status: 200, [
-            ("Content-Type", "text/plain"), ("Content-Encoding", "gzip"), ("Content-Length", "\(body.readableBytes)"),
-        ])
+        var response = FaultResponses.head(
+            status: 200,
+            [
+                ("Content-Type", "text/plain"), ("Content-Encoding", "gzip"),
+                ("Content-Length", "\(body.readableBytes)"),
+            ])
         response.writeImmutableBuffer(body)
         try await outbound.write(response)
     }
@@ -144,15 +150,18 @@ struct FaultResponder {
     }
 
     private func writeRedirect(status: Int, to location: String, withBody: Bool) async throws {
-        try await outbound.write(FaultResponses.complete(
-            status: status, [("Location", location)], body: withBody ? FaultResponses.redirectBody : ""))
+        try await outbound.write(
+            FaultResponses.complete(
+                status: status, [("Location", location)], body: withBody ? FaultResponses.redirectBody : ""))
     }
 
     private func writeUnavailable(statusLine: String) async throws {
         let body = FaultResponses.unavailableBody
-        var response = FaultResponses.head(statusLine, [
-            ("Retry-After", "1"), ("Content-Type", "text/plain"), ("Content-Length", "\(body.utf8.count)"),
-        ])
+        var response = FaultResponses.head(
+            statusLine,
+            [
+                ("Retry-After", "1"), ("Content-Type", "text/plain"), ("Content-Length", "\(body.utf8.count)"),
+            ])
         response.writeString(body)
         try await outbound.write(response)
     }

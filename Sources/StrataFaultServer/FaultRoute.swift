@@ -114,7 +114,7 @@ public enum FaultRoute: Sendable, Hashable, CustomStringConvertible {
         } else if path == "/redirect" {
             let query = Self.query(of: target)
             guard let status = query["status"].flatMap({ Int($0) }), (300...399).contains(status),
-                  let to = query["to"]
+                let to = query["to"]
             else { return nil }
             self = .redirect(status: status, to: to, withBody: query["body"] == "1")
         } else {

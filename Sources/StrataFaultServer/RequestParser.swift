@@ -44,8 +44,9 @@ struct RequestParser {
         let requestLine = lines.removeFirst().split(separator: " ", omittingEmptySubsequences: true)
         guard requestLine.count == 3 else { throw .badRequestLine }
         let fields = try lines.map { line throws(Failure) in try Self.field(line) }
-        let request = RecordedRequest(connection: connection, method: String(requestLine[0]),
-                                      target: String(requestLine[1]), headerFields: fields, body: [])
+        let request = RecordedRequest(
+            connection: connection, method: String(requestLine[0]),
+            target: String(requestLine[1]), headerFields: fields, body: [])
         if request.value(for: "transfer-encoding") != nil { throw .chunkedBody }
         let bodyLength: Int
         if let value = request.value(for: "content-length") {
@@ -59,8 +60,9 @@ struct RequestParser {
         buffer.moveReaderIndex(forwardBy: headLength + Self.blankLine.count)
         let body = buffer.readBytes(length: bodyLength) ?? []
         buffer.discardReadBytes()
-        return RecordedRequest(connection: connection, method: request.method, target: request.target,
-                               headerFields: fields, body: body)
+        return RecordedRequest(
+            connection: connection, method: request.method, target: request.target,
+            headerFields: fields, body: body)
     }
 
     private static func field(_ line: String) throws(Failure) -> RecordedRequest.HeaderField {
@@ -89,7 +91,7 @@ extension Substring {
     fileprivate func trimmingWhitespace() -> String {
         let isWhitespace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let first = firstIndex(where: { !isWhitespace($0) }),
-              let last = lastIndex(where: { !isWhitespace($0) })
+            let last = lastIndex(where: { !isWhitespace($0) })
         else { return "" }
         return String(self[first...last])
     }

@@ -24,8 +24,10 @@ enum EntryCoding {
 
     /// The head's bytes.
     static func encode(_ head: HTTPResponse) -> [UInt8] {
-        var bytes: [UInt8] = [headFormat, UInt8(truncatingIfNeeded: head.status.code >> 8),
-                              UInt8(truncatingIfNeeded: head.status.code)]
+        var bytes: [UInt8] = [
+            headFormat, UInt8(truncatingIfNeeded: head.status.code >> 8),
+            UInt8(truncatingIfNeeded: head.status.code),
+        ]
         bytes.reserveCapacity(64 + head.headerFields.count * 32)
         appendLengthPrefixed(head.status.reasonPhrase.utf8, to: &bytes)
         appendNumber(head.headerFields.count, to: &bytes)
@@ -45,9 +47,9 @@ enum EntryCoding {
         guard code <= 999, let reason = reader.string(), let count = reader.number() else { return nil }
         var fields = HTTPFields()
         fields.reserveCapacity(min(count, bytes.count))
-        for _ in 0 ..< count {
+        for _ in 0..<count {
             guard let strategy = reader.byte().flatMap(indexingStrategy), let rawName = reader.string(),
-                  let name = HTTPField.Name(rawName), let value = reader.bytes()
+                let name = HTTPField.Name(rawName), let value = reader.bytes()
             else { return nil }
             var field = HTTPField(name: name, lenientValue: value)
             field.indexingStrategy = strategy
@@ -75,9 +77,11 @@ enum EntryCoding {
         var varied: [String: String] = [:]
         varied.reserveCapacity(min(count, bytes.count))
         var previous: String?
-        for _ in 0 ..< count {
+        for _ in 0..<count {
             // In the order `encode` writes, so that one key has one form.
-            guard let name = reader.string(), previous.map({ $0 < name }) ?? true, let value = reader.string() else { return nil }
+            guard let name = reader.string(), previous.map({ $0 < name }) ?? true, let value = reader.string() else {
+                return nil
+            }
             varied[name] = value
             previous = name
         }
@@ -153,7 +157,7 @@ private struct ByteReader {
     mutating func bytes() -> UnsafeRawBufferPointer? {
         guard let length = number(), length <= buffer.count - offset else { return nil }
         defer { offset += length }
-        return UnsafeRawBufferPointer(rebasing: buffer[offset ..< offset + length])
+        return UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + length])
     }
 
     /// A length and that many bytes of valid UTF-8.

@@ -83,11 +83,12 @@ public final class SQLiteCacheStore: CacheStore {
         // is one statement, so one SQLite read transaction by itself: GRDB's BEGIN and
         // COMMIT around it would add nothing but two statements.
         let (variants, damaged) = try readNow { db in
-            let statement = try db.cachedStatement(sql: """
-                SELECT e.id, e.varied, e.head, e.body_size, e.checksum, e.request_time, e.response_time, c.data
-                FROM entries AS e LEFT JOIN chunks AS c ON c.entry_id = e.id
-                WHERE e.key = ? ORDER BY e.id DESC, c.seq
-                """)
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT e.id, e.varied, e.head, e.body_size, e.checksum, e.request_time, e.response_time, c.data
+                    FROM entries AS e LEFT JOIN chunks AS c ON c.entry_id = e.id
+                    WHERE e.key = ? ORDER BY e.id DESC, c.seq
+                    """)
             return try VariantRows.read(statement, key: name, capacity: capacity, in: db)
         }
         if !damaged.isEmpty {
@@ -130,23 +131,29 @@ public final class SQLiteCacheStore: CacheStore {
         }
         try await pool.write { db in
             for used in uses {
-                try db.cachedStatement(sql: """
-                    UPDATE entries SET last_used = (SELECT COALESCE(MAX(last_used), 0) + 1 FROM entries) WHERE key = ?
-                    """).execute(arguments: [used])
+                try db.cachedStatement(
+                    sql: """
+                        UPDATE entries SET last_used = (SELECT COALESCE(MAX(last_used), 0) + 1 FROM entries) WHERE key = ?
+                        """
+                ).execute(arguments: [used])
             }
             guard cost <= capacity else {
                 try db.execute(sql: "DELETE FROM entries WHERE key = ?", arguments: [name])
                 return
             }
-            try db.cachedStatement(sql: "DELETE FROM entries WHERE key = ? AND varied = ?").execute(arguments: [name, varied])
-            try db.cachedStatement(sql: """
-                INSERT INTO entries (key, varied, head, body_size, checksum, request_time, response_time, size, last_used)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(last_used), 0) + 1 FROM entries))
-                """).execute(arguments: [name, varied, head, body.count, checksum, requestTime, responseTime, cost])
+            try db.cachedStatement(sql: "DELETE FROM entries WHERE key = ? AND varied = ?").execute(arguments: [
+                name, varied,
+            ])
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO entries (key, varied, head, body_size, checksum, request_time, response_time, size, last_used)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(last_used), 0) + 1 FROM entries))
+                    """
+            ).execute(arguments: [name, varied, head, body.count, checksum, requestTime, responseTime, cost])
             let id = db.lastInsertedRowID
             let insertChunk = try db.cachedStatement(sql: "INSERT INTO chunks (entry_id, seq, data) VALUES (?, ?, ?)")
             for (seq, start) in stride(from: body.startIndex, to: body.endIndex, by: Self.chunkSize).enumerated() {
-                let chunk = body[start ..< min(start + Self.chunkSize, body.endIndex)]
+                let chunk = body[start..<min(start + Self.chunkSize, body.endIndex)]
                 try insertChunk.execute(arguments: [id, seq, chunk])
             }
             try Self.evict(db, capacity: capacity)
@@ -204,7 +211,10 @@ public final class SQLiteCacheStore: CacheStore {
         let application = try Int.fetchOne(db, sql: "PRAGMA application_id") ?? 0
         let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
         let tables = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") ?? 0
-        let ours = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('entries', 'chunks')") ?? 0
+        let ours =
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('entries', 'chunks')")
+            ?? 0
         if application == applicationID, version == schemaVersion, ours == 2 { return }
         guard application == applicationID || tables == 0 else {
             throw DatabaseError(resultCode: .SQLITE_NOTADB, message: "not a Strata cache database")
@@ -212,29 +222,30 @@ public final class SQLiteCacheStore: CacheStore {
         try db.execute(sql: "DROP TABLE IF EXISTS chunks; DROP TABLE IF EXISTS entries")
         // `entries_key` serves a read in the order it returns, so that the body chunks it
         // joins are never copied into a sort.
-        try db.execute(sql: """
-            CREATE TABLE entries (
-                id INTEGER PRIMARY KEY,
-                key TEXT NOT NULL,
-                varied BLOB NOT NULL,
-                head BLOB NOT NULL,
-                body_size INTEGER NOT NULL,
-                checksum INTEGER NOT NULL,
-                request_time DOUBLE NOT NULL,
-                response_time DOUBLE NOT NULL,
-                size INTEGER NOT NULL,
-                last_used INTEGER NOT NULL,
-                UNIQUE (key, varied)
-            );
-            CREATE INDEX entries_key ON entries (key, id);
-            CREATE INDEX entries_last_used ON entries (last_used);
-            CREATE TABLE chunks (
-                entry_id INTEGER NOT NULL REFERENCES entries (id) ON DELETE CASCADE,
-                seq INTEGER NOT NULL,
-                data BLOB NOT NULL,
-                PRIMARY KEY (entry_id, seq)
-            );
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE entries (
+                    id INTEGER PRIMARY KEY,
+                    key TEXT NOT NULL,
+                    varied BLOB NOT NULL,
+                    head BLOB NOT NULL,
+                    body_size INTEGER NOT NULL,
+                    checksum INTEGER NOT NULL,
+                    request_time DOUBLE NOT NULL,
+                    response_time DOUBLE NOT NULL,
+                    size INTEGER NOT NULL,
+                    last_used INTEGER NOT NULL,
+                    UNIQUE (key, varied)
+                );
+                CREATE INDEX entries_key ON entries (key, id);
+                CREATE INDEX entries_last_used ON entries (last_used);
+                CREATE TABLE chunks (
+                    entry_id INTEGER NOT NULL REFERENCES entries (id) ON DELETE CASCADE,
+                    seq INTEGER NOT NULL,
+                    data BLOB NOT NULL,
+                    PRIMARY KEY (entry_id, seq)
+                );
+                """)
         try db.execute(sql: "PRAGMA application_id = \(applicationID)")
         try db.execute(sql: "PRAGMA user_version = \(schemaVersion)")
     }

@@ -18,7 +18,8 @@ enum VariantRows {
     /// entries that do not.
     /// - Throws: GRDB's `DatabaseError` when SQLite fails to step the statement.
     static func read(_ statement: Statement, key: String, capacity: Int, in db: Database)
-        throws -> (variants: [CachedResponse], damaged: [Int64]) {
+        throws -> (variants: [CachedResponse], damaged: [Int64])
+    {
         try statement.setArguments([key])
         let raw = statement.sqliteStatement
         defer { sqlite3_reset(raw) }
@@ -31,7 +32,9 @@ enum VariantRows {
             let code = sqlite3_step(raw)
             if code == SQLITE_DONE { break }
             guard code == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code),
+                    message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
             }
             let id = integer(raw, 0)
             if current == nil || id != current?.id {
@@ -89,13 +92,14 @@ private struct VariantReader {
         // The declared size may be damaged too: it reserves nothing beyond the store's capacity.
         body = Data(capacity: Int(clamping: min(max(0, declaredSize), Int64(capacity))))
         guard let varied = VariantRows.blob(raw, 1), let head = VariantRows.blob(raw, 2), declaredSize >= 0,
-              let requestTime = VariantRows.double(raw, 5), let responseTime = VariantRows.double(raw, 6)
+            let requestTime = VariantRows.double(raw, 5), let responseTime = VariantRows.double(raw, 6)
         else { return }
         self.check.addPart(varied)
         self.check.addPart(head)
         self.check.addTimes(requestTime, responseTime)
         self.check.addLength(Int(clamping: declaredSize))
-        guard let decodedHead = EntryCoding.decodeHead(head), let decodedVaried = EntryCoding.decodeVaried(varied) else { return }
+        guard let decodedHead = EntryCoding.decodeHead(head), let decodedVaried = EntryCoding.decodeVaried(varied)
+        else { return }
         parts = (decodedHead, decodedVaried, requestTime, responseTime)
     }
 
@@ -116,9 +120,11 @@ private struct VariantReader {
             if let id { damaged.append(id) }
             return
         }
-        variants.append(CachedResponse(head: parts.head, body: body,
-                                       requestTime: Date(timeIntervalSince1970: parts.requestTime),
-                                       responseTime: Date(timeIntervalSince1970: parts.responseTime),
-                                       variedFields: parts.varied))
+        variants.append(
+            CachedResponse(
+                head: parts.head, body: body,
+                requestTime: Date(timeIntervalSince1970: parts.requestTime),
+                responseTime: Date(timeIntervalSince1970: parts.responseTime),
+                variedFields: parts.varied))
     }
 }

@@ -1,8 +1,8 @@
-import Strata
 import Hummingbird
 import HummingbirdCore
 import Logging
 import ServiceLifecycle
+import Strata
 
 /// A Hummingbird application served in-process from its own `ServiceGroup`, that shuts
 /// down gracefully and never drops a connection it accepted.

@@ -57,8 +57,9 @@ public final class AuthRoutes: Sendable {
                 return isAccepted
             }
             guard isAccepted, let token else {
-                return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer", .contentType: "text/plain"],
-                                body: .init(byteBuffer: ByteBuffer(string: "unauthorized")))
+                return Response(
+                    status: .unauthorized, headers: [.wwwAuthenticate: "Bearer", .contentType: "text/plain"],
+                    body: .init(byteBuffer: ByteBuffer(string: "unauthorized")))
             }
             return EchoRoutes.text("ok \(token)", status: .ok, type: "text/plain")
         }

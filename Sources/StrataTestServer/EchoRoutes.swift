@@ -48,18 +48,20 @@ public enum EchoRoutes {
         router.get("bytes/:n") { _, context in
             let count = max(0, context.parameters.get("n", as: Int.self) ?? 0)
             let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0) }
-            return Response(status: .ok, headers: [.contentType: "application/octet-stream"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+            return Response(
+                status: .ok, headers: [.contentType: "application/octet-stream"],
+                body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
         }
         router.get("stream/:chunks") { _, context in
             let chunks = max(0, context.parameters.get("chunks", as: Int.self) ?? 0)
-            return Response(status: .ok, headers: [.contentType: "application/octet-stream"],
-                            body: .init { writer in
-                                for index in 0..<chunks {
-                                    try await writer.write(ByteBuffer(repeating: UInt8(truncatingIfNeeded: index), count: 1024))
-                                }
-                                try await writer.finish(nil)
-                            })
+            return Response(
+                status: .ok, headers: [.contentType: "application/octet-stream"],
+                body: .init { writer in
+                    for index in 0..<chunks {
+                        try await writer.write(ByteBuffer(repeating: UInt8(truncatingIfNeeded: index), count: 1024))
+                    }
+                    try await writer.finish(nil)
+                })
         }
         router.get("hang") { _, _ in
             try await InProcessServer.sleepUnlessShuttingDown(for: .seconds(60))
@@ -67,12 +69,13 @@ public enum EchoRoutes {
         }
         router.get("stall-body") { request, _ in
             let code = request.uri.queryParameters.get("status").flatMap { Int(String($0)) } ?? 200
-            return Response(status: .init(code: code), headers: [.contentType: "application/octet-stream"],
-                     body: .init { writer in
-                         try await writer.write(ByteBuffer(string: "first"))
-                         try await InProcessServer.sleepUnlessShuttingDown(for: .seconds(60))
-                         try await writer.finish(nil)
-                     })
+            return Response(
+                status: .init(code: code), headers: [.contentType: "application/octet-stream"],
+                body: .init { writer in
+                    try await writer.write(ByteBuffer(string: "first"))
+                    try await InProcessServer.sleepUnlessShuttingDown(for: .seconds(60))
+                    try await writer.finish(nil)
+                })
         }
         router.get("redirect") { _, _ in
             Response(status: .found, headers: [.location: "/json/user/1"])
@@ -84,8 +87,9 @@ public enum EchoRoutes {
                 let query = request.uri.queryParameters
                 let status = query.get("status", as: Int.self) ?? 302
                 let location = query.get("location").map { String($0) } ?? "/"
-                return Response(status: .init(code: status), headers: [.location: location, .contentType: "text/plain"],
-                                body: .init(byteBuffer: ByteBuffer(string: "moved")))
+                return Response(
+                    status: .init(code: status), headers: [.location: location, .contentType: "text/plain"],
+                    body: .init(byteBuffer: ByteBuffer(string: "moved")))
             }
         }
     }
@@ -112,8 +116,9 @@ public enum EchoRoutes {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let data = try encoder.encode(value)
-        return Response(status: .ok, headers: [.contentType: "application/json"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     static func text(_ string: String, status: HTTPResponse.Status, type: String) -> Response {

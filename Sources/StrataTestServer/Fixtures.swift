@@ -25,15 +25,18 @@ public enum Fixtures {
 
     /// The user with `id`; its name is `User {id}`.
     public static func user(id: String) -> UserBody {
-        UserBody(name: "User \(id)", age: 30, type: 0, photos: [
-            PhotoRef(id: "\(id)-1", ref: "https://img.example/\(id)/1.jpg"),
-            PhotoRef(id: "\(id)-2", ref: "https://img.example/\(id)/2.jpg"),
-        ])
+        UserBody(
+            name: "User \(id)", age: 30, type: 0,
+            photos: [
+                PhotoRef(id: "\(id)-1", ref: "https://img.example/\(id)/1.jpg"),
+                PhotoRef(id: "\(id)-2", ref: "https://img.example/\(id)/2.jpg"),
+            ])
     }
 
     /// The photo with `id`.
     public static func photo(id: Int) -> PhotoBody {
-        PhotoBody(id: id, albumId: 1, title: "Photo \(id)",
-                  url: "https://img.example/p/\(id).jpg", thumbnailUrl: "https://img.example/p/\(id)-t.jpg")
+        PhotoBody(
+            id: id, albumId: 1, title: "Photo \(id)",
+            url: "https://img.example/p/\(id).jpg", thumbnailUrl: "https://img.example/p/\(id)-t.jpg")
     }
 }

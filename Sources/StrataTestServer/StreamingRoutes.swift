@@ -1,8 +1,8 @@
-import Strata
 import Foundation
 import Hummingbird
 import NIOConcurrencyHelpers
 import NIOCore
+import Strata
 
 /// Routes that stream large or endless bodies, for tests of streaming, limits and
 /// cancellation; add them with ``register(on:probe:)`` in ``TestServer/start(configure:)``.
@@ -32,58 +32,63 @@ public enum StreamingRoutes {
         router.get("declared/:bytes/:name") { _, context in
             let total = max(0, context.parameters.get("bytes", as: Int.self) ?? 0)
             let name = context.parameters.get("name") ?? ""
-            return Response(status: .ok, headers: [.contentType: "application/octet-stream"],
-                            body: .init(contentLength: total) { writer in
-                                defer { probe.writerEnded(name) }
-                                let chunk = ByteBuffer(repeating: 0x02, count: chunkSize)
-                                var sent = 0
-                                while sent < total {
-                                    let count = min(chunkSize, total - sent)
-                                    try await writer.write(count == chunkSize ? chunk : ByteBuffer(repeating: 0x02, count: count))
-                                    sent += count
-                                }
-                                try await writer.finish(nil)
-                            })
+            return Response(
+                status: .ok, headers: [.contentType: "application/octet-stream"],
+                body: .init(contentLength: total) { writer in
+                    defer { probe.writerEnded(name) }
+                    let chunk = ByteBuffer(repeating: 0x02, count: chunkSize)
+                    var sent = 0
+                    while sent < total {
+                        let count = min(chunkSize, total - sent)
+                        try await writer.write(count == chunkSize ? chunk : ByteBuffer(repeating: 0x02, count: count))
+                        sent += count
+                    }
+                    try await writer.finish(nil)
+                })
         }
         router.get("endless/:name") { _, context in
             let name = context.parameters.get("name") ?? ""
-            return Response(status: .ok, headers: [.contentType: "application/octet-stream"],
-                            body: .init { writer in
-                                defer { probe.writerEnded(name) }
-                                let chunk = ByteBuffer(repeating: 0x01, count: chunkSize)
-                                while true {
-                                    try await writer.write(chunk)
-                                }
-                            })
+            return Response(
+                status: .ok, headers: [.contentType: "application/octet-stream"],
+                body: .init { writer in
+                    defer { probe.writerEnded(name) }
+                    let chunk = ByteBuffer(repeating: 0x01, count: chunkSize)
+                    while true {
+                        try await writer.write(chunk)
+                    }
+                })
         }
         router.get("drip/:name") { _, context in
             let name = context.parameters.get("name") ?? ""
-            return Response(status: .ok, headers: [.contentType: "text/plain"],
-                            body: .init { writer in
-                                defer { probe.writerEnded(name) }
-                                try await writer.write(ByteBuffer(string: "first"))
-                                await probe.wait(for: name)
-                                try Task.checkCancellation()
-                                try await writer.write(ByteBuffer(string: "second"))
-                                try await writer.finish(nil)
-                            })
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain"],
+                body: .init { writer in
+                    defer { probe.writerEnded(name) }
+                    try await writer.write(ByteBuffer(string: "first"))
+                    await probe.wait(for: name)
+                    try Task.checkCancellation()
+                    try await writer.write(ByteBuffer(string: "second"))
+                    try await writer.finish(nil)
+                })
         }
         router.get("trickle/:name") { _, context in
             let name = context.parameters.get("name") ?? ""
-            return Response(status: .ok, headers: [.contentType: "application/octet-stream"],
-                            body: .init { writer in
-                                defer { probe.writerEnded(name) }
-                                let chunk = ByteBuffer(repeating: 0x03, count: 1024)
-                                while true {
-                                    try await writer.write(chunk)
-                                    try await Deadline.sleep(for: .milliseconds(10))
-                                }
-                            })
+            return Response(
+                status: .ok, headers: [.contentType: "application/octet-stream"],
+                body: .init { writer in
+                    defer { probe.writerEnded(name) }
+                    let chunk = ByteBuffer(repeating: 0x03, count: 1024)
+                    while true {
+                        try await writer.write(chunk)
+                        try await Deadline.sleep(for: .milliseconds(10))
+                    }
+                })
         }
         router.get("moved") { _, _ in
-            Response(status: .movedPermanently,
-                     headers: [.location: "/json/user/1", .contentType: "text/plain"],
-                     body: .init(byteBuffer: ByteBuffer(string: movedBody)))
+            Response(
+                status: .movedPermanently,
+                headers: [.location: "/json/user/1", .contentType: "text/plain"],
+                body: .init(byteBuffer: ByteBuffer(string: movedBody)))
         }
     }
 }

@@ -70,7 +70,8 @@ extension MockTransport {
     }
 
     /// The route for `path`, with any query written after a `?` merged into `query`.
-    private static func route(_ method: HTTPRequest.Method, _ path: String, _ query: [String: String]) -> MockStub.Route {
+    private static func route(_ method: HTTPRequest.Method, _ path: String, _ query: [String: String]) -> MockStub.Route
+    {
         let target = MockRequestTarget(path)
         var merged = query
         for item in target.queryItems where merged[item.name] == nil {

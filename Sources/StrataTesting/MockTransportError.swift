@@ -18,7 +18,8 @@ public enum MockTransportError: Error, Sendable, Equatable, CustomStringConverti
     public var description: String {
         switch self {
         case .noStub(let method, let path, let stubs):
-            let registered = stubs.isEmpty
+            let registered =
+                stubs.isEmpty
                 ? "No stubs are registered."
                 : "Registered stubs, latest first:\n" + stubs.map { "  - \($0)" }.joined(separator: "\n")
             return "MockTransport has no stub for \(method.rawValue) \(path). \(registered)"

@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// One `URLSession` data or upload task run with a completion handler, for a session

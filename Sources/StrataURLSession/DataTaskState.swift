@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The shared state of a ``DataTaskCall``: its task and continuation, guarded by a lock

@@ -1,7 +1,8 @@
 import Foundation
 import Strata
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The delegate of the sessions ``URLSessionTransport`` creates: it routes each task's
@@ -94,13 +95,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         task: URLSessionTask
     ) -> URLSession.AuthChallengeDisposition {
         #if canImport(FoundationNetworking)
-        guard !Self.tlsMethods.contains(challenge.protectionSpace.authenticationMethod) else {
-            return .performDefaultHandling
-        }
-        exchange(for: task)?.challengeCancelled(failureResponse: challenge.failureResponse as? HTTPURLResponse)
-        return .cancelAuthenticationChallenge
+            guard !Self.tlsMethods.contains(challenge.protectionSpace.authenticationMethod) else {
+                return .performDefaultHandling
+            }
+            exchange(for: task)?.challengeCancelled(failureResponse: challenge.failureResponse as? HTTPURLResponse)
+            return .cancelAuthenticationChallenge
         #else
-        return .performDefaultHandling
+            return .performDefaultHandling
         #endif
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
 import Strata
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// One request on a session whose delegate is a ``SessionDelegate``: a data or upload

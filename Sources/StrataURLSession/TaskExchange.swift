@@ -1,7 +1,8 @@
 import Foundation
 import Strata
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// One `URLSession` data or upload task whose events the ``SessionDelegate`` routes

@@ -1,7 +1,8 @@
 import Foundation
 import Strata
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Classifies `URLSession` errors as ``TransportError`` kinds, following the table in
@@ -27,7 +28,7 @@ enum URLErrorMapping {
     /// The kind of failure `error` stands for: by curl's message first on Linux, then by its code.
     static func kind(of error: URLError) -> TransportError.Kind {
         #if canImport(FoundationNetworking)
-        if let kind = CurlMessages.kind(ofMessage: message(of: error)) { return kind }
+            if let kind = CurlMessages.kind(ofMessage: message(of: error)) { return kind }
         #endif
         return kind(of: error.code)
     }
@@ -47,8 +48,8 @@ enum URLErrorMapping {
         case .badServerResponse, .cannotParseResponse, .cannotDecodeContentData, .cannotDecodeRawData:
             .malformedResponse
         case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
-             .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid,
-             .clientCertificateRejected, .clientCertificateRequired:
+            .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid,
+            .clientCertificateRejected, .clientCertificateRequired:
             .tls
         case .badURL, .unsupportedURL:
             .invalidRequest

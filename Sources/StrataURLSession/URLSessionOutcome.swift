@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
 import Strata
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Turns what a completion handler receives into a response head and body, or an error.

@@ -2,8 +2,9 @@ import Foundation
 import HTTPTypes
 import HTTPTypesFoundation
 import Strata
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 extension URLSessionTransport {
@@ -40,15 +41,15 @@ extension URLSessionTransport {
     /// does not notice a compressed body cut short (see the type's documentation).
     static func makeURLRequest(_ request: HTTPRequest) throws -> URLRequest {
         guard request.scheme != nil, request.authority != nil,
-              var urlRequest = URLRequest(httpRequest: request)
+            var urlRequest = URLRequest(httpRequest: request)
         else {
             let error = URLSessionTransportError.noAbsoluteURL
             throw TransportError(.invalidRequest, underlying: error, detail: error.description)
         }
         #if canImport(FoundationNetworking)
-        if request.headerFields[.acceptEncoding] == nil {
-            urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-        }
+            if request.headerFields[.acceptEncoding] == nil {
+                urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+            }
         #endif
         return urlRequest
     }
@@ -61,7 +62,9 @@ extension URLSessionTransport {
     /// - Throws: ``TransportError/Kind/timedOut`` when the deadline has already passed.
     static func timeoutInterval(until deadline: ContinuousClock.Instant) throws -> TimeInterval {
         let remaining = ContinuousClock.now.duration(to: deadline)
-        guard remaining > .zero else { throw TransportError(.timedOut, detail: "the deadline passed before the request was sent") }
+        guard remaining > .zero else {
+            throw TransportError(.timedOut, detail: "the deadline passed before the request was sent")
+        }
         let parts = remaining.components
         return TimeInterval(parts.seconds + (parts.attoseconds > 0 ? 1 : 0))
     }

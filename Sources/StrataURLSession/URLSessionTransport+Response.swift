@@ -2,8 +2,9 @@ import Foundation
 import HTTPTypes
 import HTTPTypesFoundation
 import Strata
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 extension URLSessionTransport {
@@ -36,7 +37,8 @@ extension URLSessionTransport {
     private static func invalidFieldName(in response: HTTPURLResponse) -> String? {
         func isControl(_ byte: UInt8) -> Bool { (byte < 0x20 && byte != 0x09) || byte == 0x7F }
         for (name, value) in response.allHeaderFields {
-            let name = "\(name)", value = "\(value)"
+            let name = "\(name)"
+            let value = "\(value)"
             if name.utf8.contains(where: isControl) || value.utf8.contains(where: isControl) {
                 return String(decoding: name.utf8.map { isControl($0) ? UInt8(ascii: "?") : $0 }, as: UTF8.self)
             }
@@ -51,7 +53,10 @@ extension URLSessionTransport {
         let fields = head.headerFields
         if fields[.transferEncoding] != nil { return nil }
         if let encoding = fields[.contentEncoding],
-           encoding.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces).lowercased() != "identity" }) {
+            encoding.split(separator: ",").contains(where: {
+                $0.trimmingCharacters(in: .whitespaces).lowercased() != "identity"
+            })
+        {
             return nil
         }
         guard let value = fields[.contentLength], let length = Int64(value), length >= 0 else { return nil }

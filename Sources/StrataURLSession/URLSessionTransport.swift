@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
 import Strata
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A ``Transport`` over Foundation's `URLSession`, on Apple platforms and on Linux
@@ -208,8 +209,9 @@ public struct URLSessionTransport: Transport {
             let call = DataTaskCall(session: session, request: urlRequest, body: bytes)
             return Self.makeResponse(try await call.run(), method: request.method)
         }
-        let call = StreamedCall(session: session, delegate: delegate, request: urlRequest, body: bytes,
-                                bufferLimit: responseBufferLimit)
+        let call = StreamedCall(
+            session: session, delegate: delegate, request: urlRequest, body: bytes,
+            bufferLimit: responseBufferLimit)
         return try await call.run(method: request.method)
     }
 }

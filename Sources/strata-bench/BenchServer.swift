@@ -41,7 +41,8 @@ enum BenchServer {
         process.standardOutput = output
         try process.run()
         guard let port = readPort(from: output.fileHandleForReading),
-              let url = URL(string: "http://127.0.0.1:\(port)") else {
+            let url = URL(string: "http://127.0.0.1:\(port)")
+        else {
             process.terminate()
             throw BenchError(description: "the --serve child printed no port")
         }
@@ -86,8 +87,9 @@ enum BenchServer {
         }
         let user = ByteBuffer(bytes: Payloads.userJSON)
         router.get("bench/user-cached") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "max-age=3600"],
-                     body: .init(byteBuffer: user))
+            Response(
+                status: .ok, headers: [.contentType: "application/json", .cacheControl: "max-age=3600"],
+                body: .init(byteBuffer: user))
         }
     }
 
@@ -99,7 +101,8 @@ enum BenchServer {
             guard !chunk.isEmpty else { return nil }
             buffered.append(chunk)
             // Only whole lines: the last piece may still be arriving.
-            let lines = String(decoding: buffered, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = String(decoding: buffered, as: UTF8.self).split(
+                separator: "\n", omittingEmptySubsequences: false)
             for line in lines.dropLast() where line.hasPrefix(portPrefix) {
                 return Int(line.dropFirst(portPrefix.count))
             }

@@ -4,6 +4,7 @@ import HTTPTypes
 import Strata
 import StrataAsyncHTTPClient
 import StrataSQLiteCache
+
 import struct StrataDemo.Photo
 import struct StrataDemo.PhotoEntry
 
@@ -42,8 +43,9 @@ enum CallgrindCase: String, CaseIterable {
     /// Runs the case called `name` `iterations` times; returns the exit status.
     static func run(_ name: String, iterations: Int) async -> Int32 {
         guard let testCase = CallgrindCase(rawValue: name) else {
-            printError("strata-bench: unknown --callgrind-case \(name); known: "
-                       + allCases.map(\.rawValue).joined(separator: ", "))
+            printError(
+                "strata-bench: unknown --callgrind-case \(name); known: "
+                    + allCases.map(\.rawValue).joined(separator: ", "))
             return 2
         }
         do {
@@ -59,26 +61,34 @@ enum CallgrindCase: String, CaseIterable {
         let configuration = StrataBench.networkerConfiguration
         switch self {
         case .pipeline5, .pipeline0:
-            let middleware: [any Middleware] = self == .pipeline5 ? Array(repeating: PassThroughMiddleware(), count: 5) : []
-            let networker = Networker(transport: InstantTransport(), middleware: middleware, configuration: configuration)
+            let middleware: [any Middleware] =
+                self == .pipeline5 ? Array(repeating: PassThroughMiddleware(), count: 5) : []
+            let networker = Networker(
+                transport: InstantTransport(), middleware: middleware, configuration: configuration)
             let request = strataRequests(networker, routes: .instant).user
             for _ in 0..<iterations { try await request() }
         case .pipelineForm:
-            let request = strataRequests(Networker(transport: InstantTransport(), configuration: configuration),
-                                         routes: .instant).form
+            let request = strataRequests(
+                Networker(transport: InstantTransport(), configuration: configuration),
+                routes: .instant
+            ).form
             for _ in 0..<iterations { try await request() }
         case .ahcRaw, .ahcStrata:
             // Under valgrind a child process cannot be started (its file descriptors are
             // valgrind's): scripts/callgrind.sh starts the server and passes its address.
-            let server = try ProcessInfo.processInfo.environment["STRATA_BENCH_SERVER"]
+            let server =
+                try ProcessInfo.processInfo.environment["STRATA_BENCH_SERVER"]
                 .flatMap(URL.init(string:))
                 .map { BenchServer.Handle(baseURL: $0, placement: "given", stop: {}) } ?? BenchServer.startChild()
             let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .strataDefault)
             let routes = Routes(baseURL: server.baseURL)
-            let request = self == .ahcRaw
+            let request =
+                self == .ahcRaw
                 ? rawAsyncHTTPClientRequests(client, routes: routes).user
-                : strataRequests(Networker(transport: AsyncHTTPClientTransport(client: client), configuration: configuration),
-                                 routes: routes).user
+                : strataRequests(
+                    Networker(transport: AsyncHTTPClientTransport(client: client), configuration: configuration),
+                    routes: routes
+                ).user
             var failure: (any Error)?
             do {
                 for _ in 0..<iterations { try await request() }
@@ -114,8 +124,9 @@ enum CallgrindCase: String, CaseIterable {
                 .appendingPathComponent("strata-callgrind-\(ProcessInfo.processInfo.processIdentifier).sqlite").path
             defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
             let store: any CacheStore = self == .cacheMemoryHit ? MemoryCacheStore() : try SQLiteCacheStore(path: file)
-            let networker = Networker(transport: InstantTransport(), middleware: [CacheMiddleware(store: store)],
-                                      configuration: configuration)
+            let networker = Networker(
+                transport: InstantTransport(), middleware: [CacheMiddleware(store: store)],
+                configuration: configuration)
             let request = strataRequests(networker, routes: .instantCached).user
             try await request()
             for _ in 0..<iterations { try await request() }

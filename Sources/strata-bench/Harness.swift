@@ -1,12 +1,13 @@
 import AsyncHTTPClient
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Strata
 import StrataAsyncHTTPClient
 import StrataSQLiteCache
 import StrataURLSession
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The pairs mode: runs every selected group's workloads, prints a table and the
 /// targets, and writes `--json`.
@@ -28,11 +29,13 @@ enum Harness {
                 + ProcessInfo.processInfo.operatingSystemVersionString,
             server: server.map { "\($0.placement), \($0.baseURL.absoluteString)" } ?? "none",
             deadline: StrataBench.deadlineOn, rounds: options.rounds, requests: options.requests)
-        print("strata-bench: \(options.requests) requests per small workload, variant and round "
-              + "(1 MB: \(photoRequests(options.requests, concurrency: 1))+), \(options.rounds) rounds, "
-              + "order rotated; deadline \(report.deadline ? "on (60 s)" : "off"); server: \(report.server)")
-        print("CPU is the whole client process's (getrusage)"
-              + (options.inProcess ? ", the in-process server's included." : "; the server's is not."))
+        print(
+            "strata-bench: \(options.requests) requests per small workload, variant and round "
+                + "(1 MB: \(photoRequests(options.requests, concurrency: 1))+), \(options.rounds) rounds, "
+                + "order rotated; deadline \(report.deadline ? "on (60 s)" : "off"); server: \(report.server)")
+        print(
+            "CPU is the whole client process's (getrusage)"
+                + (options.inProcess ? ", the in-process server's included." : "; the server's is not."))
 
         var failed = false
         if let baseURL = server?.baseURL {
@@ -84,8 +87,9 @@ enum Harness {
         var reports: [StreamReport] = []
         if options.groups.contains(.ahc) {
             let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .strataDefault)
-            let networker = Networker(transport: AsyncHTTPClientTransport(client: client),
-                                      configuration: StrataBench.networkerConfiguration)
+            let networker = Networker(
+                transport: AsyncHTTPClientTransport(client: client),
+                configuration: StrataBench.networkerConfiguration)
             let outcome: Result<StreamReport, any Error>
             do {
                 outcome = .success(try await StreamReport.measure(networker, baseURL: baseURL, group: .ahc))
@@ -97,13 +101,15 @@ enum Harness {
             reports.append(try outcome.get())
         }
         if options.groups.contains(.urlsession) {
-            let networker = Networker(transport: URLSessionTransport(), configuration: StrataBench.networkerConfiguration)
+            let networker = Networker(
+                transport: URLSessionTransport(), configuration: StrataBench.networkerConfiguration)
             reports.append(try await StreamReport.measure(networker, baseURL: baseURL, group: .urlsession))
         }
         for stream in reports {
-            print("\(stream.group.rawValue): streamed \(stream.bytes / 1_048_576) MB through Networker.stream in "
-                  + String(format: "%.1f s", stream.seconds) + ", peak RSS growth "
-                  + (stream.peakGrowthMB.map { String(format: "%+.1f MB", $0) } ?? "n/a"))
+            print(
+                "\(stream.group.rawValue): streamed \(stream.bytes / 1_048_576) MB through Networker.stream in "
+                    + String(format: "%.1f s", stream.seconds) + ", peak RSS growth "
+                    + (stream.peakGrowthMB.map { String(format: "%+.1f MB", $0) } ?? "n/a"))
         }
         return reports
     }
@@ -122,10 +128,12 @@ enum Harness {
             guard let baseURL else { return }
             let routes = Routes(baseURL: baseURL)
             try await withHTTPClients(2) { clients in
-                let networker = Networker(transport: AsyncHTTPClientTransport(client: clients[1]), configuration: configuration)
-                try await runWorkloads(group, options: options, record: record,
-                                       baseline: ("raw", rawAsyncHTTPClientRequests(clients[0], routes: routes)),
-                                       subject: ("strata", strataRequests(networker, routes: routes)))
+                let networker = Networker(
+                    transport: AsyncHTTPClientTransport(client: clients[1]), configuration: configuration)
+                try await runWorkloads(
+                    group, options: options, record: record,
+                    baseline: ("raw", rawAsyncHTTPClientRequests(clients[0], routes: routes)),
+                    subject: ("strata", strataRequests(networker, routes: routes)))
             }
         case .inline:
             guard let baseURL else { return }
@@ -134,9 +142,10 @@ enum Harness {
                 let transport = AsyncHTTPClientTransport(client: clients[0])
                 let tasked = Networker(transport: TaskedTransport(base: transport), configuration: configuration)
                 let inline = Networker(transport: transport, configuration: configuration)
-                try await runWorkloads(group, options: options, record: record,
-                                       baseline: ("own task", strataRequests(tasked, routes: routes)),
-                                       subject: ("inline", strataRequests(inline, routes: routes)))
+                try await runWorkloads(
+                    group, options: options, record: record,
+                    baseline: ("own task", strataRequests(tasked, routes: routes)),
+                    subject: ("inline", strataRequests(inline, routes: routes)))
             }
         case .urlsession:
             guard let baseURL else { return }
@@ -144,21 +153,25 @@ enum Harness {
             let session = URLSession(configuration: .default)
             defer { session.invalidateAndCancel() }
             let networker = Networker(transport: URLSessionTransport(), configuration: configuration)
-            try await runWorkloads(group, options: options, record: record,
-                                   baseline: ("raw", rawURLSessionRequests(session, routes: routes)),
-                                   subject: ("strata", strataRequests(networker, routes: routes)))
+            try await runWorkloads(
+                group, options: options, record: record,
+                baseline: ("raw", rawURLSessionRequests(session, routes: routes)),
+                subject: ("strata", strataRequests(networker, routes: routes)))
         case .mock:
             let bare = Networker(transport: InstantTransport(), configuration: configuration)
-            let layered = Networker(transport: InstantTransport(),
-                                    middleware: Array(repeating: PassThroughMiddleware(), count: 5),
-                                    configuration: configuration)
-            try await runWorkloads(group, options: options, record: record,
-                                   baseline: ("strata 0 mw", strataRequests(bare, routes: .instant)),
-                                   subject: ("strata 5 mw", strataRequests(layered, routes: .instant)))
+            let layered = Networker(
+                transport: InstantTransport(),
+                middleware: Array(repeating: PassThroughMiddleware(), count: 5),
+                configuration: configuration)
+            try await runWorkloads(
+                group, options: options, record: record,
+                baseline: ("strata 0 mw", strataRequests(bare, routes: .instant)),
+                subject: ("strata 5 mw", strataRequests(layered, routes: .instant)))
         case .decode:
             let sets = decodeRequests()
-            try await runWorkloads(group, options: options, record: record,
-                                   baseline: ("JSONDecoder", sets.plain), subject: ("strata parse", sets.strata))
+            try await runWorkloads(
+                group, options: options, record: record,
+                baseline: ("JSONDecoder", sets.plain), subject: ("strata parse", sets.strata))
         case .cacheMemory, .cacheSQLite:
             guard let baseURL else { return }
             let routes = Routes.cached(baseURL: baseURL)
@@ -167,12 +180,15 @@ enum Harness {
             defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
             let store: any CacheStore = group == .cacheMemory ? MemoryCacheStore() : try SQLiteCacheStore(path: file)
             try await withHTTPClients(1) { clients in
-                let plain = Networker(transport: AsyncHTTPClientTransport(client: clients[0]), configuration: configuration)
-                let cached = Networker(transport: AsyncHTTPClientTransport(client: clients[0]),
-                                       middleware: [CacheMiddleware(store: store)], configuration: configuration)
-                try await runWorkloads(group, options: options, record: record, kinds: [.user],
-                                       baseline: ("loopback", strataRequests(plain, routes: routes)),
-                                       subject: ("cache hit", strataRequests(cached, routes: routes)))
+                let plain = Networker(
+                    transport: AsyncHTTPClientTransport(client: clients[0]), configuration: configuration)
+                let cached = Networker(
+                    transport: AsyncHTTPClientTransport(client: clients[0]),
+                    middleware: [CacheMiddleware(store: store)], configuration: configuration)
+                try await runWorkloads(
+                    group, options: options, record: record, kinds: [.user],
+                    baseline: ("loopback", strataRequests(plain, routes: routes)),
+                    subject: ("cache hit", strataRequests(cached, routes: routes)))
             }
         }
     }
@@ -203,7 +219,8 @@ enum Harness {
     ) async throws {
         for kind in kinds {
             for concurrency in group.concurrencies {
-                var requests = kind == .photos
+                var requests =
+                    kind == .photos
                     ? photoRequests(options.requests, concurrency: concurrency) : options.requests
                 // Without I/O a small request is cheap: more of them give steadier figures.
                 if kind != .photos && (group == .decode || group == .mock) { requests *= 5 }
@@ -212,8 +229,9 @@ enum Harness {
                     baseline: Variant(name: baseline.name, request: baseline.requests.request(for: kind)),
                     subject: Variant(name: subject.name, request: subject.requests.request(for: kind)))
                 let samples = try await measure(workload, rounds: options.rounds)
-                let result = WorkloadReport(group: group, workload: workload,
-                                            baseline: samples.baseline, subject: samples.subject)
+                let result = WorkloadReport(
+                    group: group, workload: workload,
+                    baseline: samples.baseline, subject: samples.subject)
                 print(RunReport.rows(result))
                 record(result)
             }

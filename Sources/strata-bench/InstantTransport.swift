@@ -35,13 +35,14 @@ struct InstantTransport: Transport {
     ) async throws -> (HTTPResponse, MessageBody?) {
         try Task.checkCancellation()
         if let deadline, deadline <= .now { throw TransportError(.timedOut) }
-        let bytes = if request.method == .post {
-            Payloads.formEchoJSON
-        } else if request.path == "/bench/photos" {
-            Payloads.photosJSON
-        } else {
-            Payloads.userJSON
-        }
+        let bytes =
+            if request.method == .post {
+                Payloads.formEchoJSON
+            } else if request.path == "/bench/photos" {
+                Payloads.photosJSON
+            } else {
+                Payloads.userJSON
+            }
         return (request.path == "/bench/user-cached" ? Self.cachedHead : Self.head, MessageBody(bytes))
     }
 }

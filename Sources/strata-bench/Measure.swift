@@ -75,8 +75,9 @@ func measureRound(_ variant: Variant, total: Int, concurrency: Int) async throws
     }
     let seconds = start.duration(to: clock.now).seconds
     let cpu = (ProcessStats.cpuTime() - cpuBefore).seconds
-    return RoundSample(rate: Double(total) / max(seconds, 1e-9),
-                       cpuMicros: cpu * 1e6 / Double(max(total, 1)), latencies: latencies)
+    return RoundSample(
+        rate: Double(total) / max(seconds, 1e-9),
+        cpuMicros: cpu * 1e6 / Double(max(total, 1)), latencies: latencies)
 }
 
 /// Warms both variants up, then runs `rounds` rounds; each round runs both variants

@@ -92,7 +92,9 @@ struct Options: Sendable {
                 options.mode = .serve
             case "--callgrind-case":
                 guard let name = rest.popFirst() else {
-                    printError("--callgrind-case needs a name: \(CallgrindCase.allCases.map(\.rawValue).joined(separator: ", "))")
+                    printError(
+                        "--callgrind-case needs a name: \(CallgrindCase.allCases.map(\.rawValue).joined(separator: ", "))"
+                    )
                     return nil
                 }
                 callgrindCase = name
@@ -173,7 +175,9 @@ struct Options: Sendable {
         var groups = Set<PairGroup>()
         for name in text.split(separator: ",") {
             guard let group = PairGroup(rawValue: String(name)) else {
-                printError("\(flag): unknown group \(name); known: \(PairGroup.allCases.map(\.rawValue).joined(separator: ", "))")
+                printError(
+                    "\(flag): unknown group \(name); known: \(PairGroup.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
                 return nil
             }
             groups.insert(group)

@@ -1,16 +1,18 @@
 import AsyncHTTPClient
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPTypes
 import NIOCore
 import NIOFoundationCompat
 import Strata
 import StrataAsyncHTTPClient
 import StrataURLSession
+
 import struct StrataDemo.Photo
 import struct StrataDemo.PhotoEntry
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The harness's groups, each a pair of variants run side by side in one process.
 enum PairGroup: String, CaseIterable, Sendable, Codable {
@@ -105,16 +107,19 @@ struct Routes: Sendable {
     /// after the first is a cache hit for a client with a cache.
     static func cached(baseURL: URL) -> Routes {
         let routes = Routes(baseURL: baseURL)
-        return Routes(user: baseURL.appendingPathComponent("bench/user-cached"), photos: routes.photos, form: routes.form)
+        return Routes(
+            user: baseURL.appendingPathComponent("bench/user-cached"), photos: routes.photos, form: routes.form)
     }
 
     /// The in-memory transport's routes, the user answered as cacheable.
-    static let instantCached = Routes(user: InstantTransport.cachedUserURL, photos: InstantTransport.photosURL,
-                                      form: InstantTransport.formURL)
+    static let instantCached = Routes(
+        user: InstantTransport.cachedUserURL, photos: InstantTransport.photosURL,
+        form: InstantTransport.formURL)
 
     /// The in-memory transport's routes.
-    static let instant = Routes(user: InstantTransport.userURL, photos: InstantTransport.photosURL,
-                                form: InstantTransport.formURL)
+    static let instant = Routes(
+        user: InstantTransport.userURL, photos: InstantTransport.photosURL,
+        form: InstantTransport.formURL)
 
     private init(user: URL, photos: URL, form: URL) {
         self.user = user
@@ -127,8 +132,10 @@ struct Routes: Sendable {
 func strataRequests(_ networker: Networker, routes: Routes) -> RequestSet {
     let user = Endpoint(RequestDescription(route: routes.user), model: User.self)
     let photos = Endpoint(RequestDescription(route: routes.photos), model: [Photo].self)
-    let form = Endpoint(RequestDescription(route: routes.form, method: .post, parameters: Payloads.form,
-                                           encoding: .formURL), model: Echo.self)
+    let form = Endpoint(
+        RequestDescription(
+            route: routes.form, method: .post, parameters: Payloads.form,
+            encoding: .formURL), model: Echo.self)
     return RequestSet(
         user: { try check(user: try await networker.send(user).name) },
         photos: { try check(photoCount: try await networker.send(photos).count) },
@@ -171,10 +178,16 @@ func rawURLSessionRequests(_ session: URLSession, routes: Routes) -> RequestSet 
         return data
     }
     return RequestSet(
-        user: { try check(user: try JSONDecoder().decode(UserEntry.self, from: try await load(URLRequest(url: routes.user))).name) },
+        user: {
+            try check(
+                user: try JSONDecoder().decode(UserEntry.self, from: try await load(URLRequest(url: routes.user))).name)
+        },
         photos: {
-            try check(photoCount: try JSONDecoder().decode([PhotoEntry].self,
-                                                           from: try await load(URLRequest(url: routes.photos))).count)
+            try check(
+                photoCount: try JSONDecoder().decode(
+                    [PhotoEntry].self,
+                    from: try await load(URLRequest(url: routes.photos))
+                ).count)
         },
         form: {
             var request = URLRequest(url: routes.form)
@@ -201,9 +214,13 @@ func decodeRequests() -> (plain: RequestSet, strata: RequestSet) {
     let strata = RequestSet(
         user: { try check(user: try user.parse(RawResponse(head: head, body: Payloads.userJSON), strataDecoder).name) },
         photos: {
-            try check(photoCount: try photos.parse(RawResponse(head: head, body: Payloads.photosJSON), strataDecoder).count)
+            try check(
+                photoCount: try photos.parse(RawResponse(head: head, body: Payloads.photosJSON), strataDecoder).count)
         },
-        form: { try check(form: try form.parse(RawResponse(head: head, body: Payloads.formEchoJSON), strataDecoder).body.count) })
+        form: {
+            try check(
+                form: try form.parse(RawResponse(head: head, body: Payloads.formEchoJSON), strataDecoder).body.count)
+        })
     return (plain, strata)
 }
 

@@ -1,11 +1,13 @@
 import Foundation
+
 import struct StrataDemo.PhotoEntry
 
 /// The bodies the harness sends and serves, made once per process so that both sides
 /// of a pair read the same bytes.
 enum Payloads {
     /// A `GET /json/user/1` body in the test server's shape, with three photos: 193 bytes.
-    static let userJSON = Data("""
+    static let userJSON = Data(
+        """
         {"age":30,"name":"User 1","photos":[\
         {"id":"1-1","ref":"https://img.example/1/1.jpg"},\
         {"id":"1-2","ref":"https://img.example/1/2.jpg"},\
@@ -24,7 +26,8 @@ enum Payloads {
             let id = String(index + 1)
             let padded = String(repeating: "0", count: max(0, 6 - id.count)) + id
             if index > 0 { json += "," }
-            json += #"{"id":"photo-\#(padded)","ref":"https://img.example/albums/\#(index / 100)/photos/\#(padded).jpg"}"#
+            json +=
+                #"{"id":"photo-\#(padded)","ref":"https://img.example/albums/\#(index / 100)/photos/\#(padded).jpg"}"#
         }
         return Data((json + "]").utf8)
     }()
@@ -33,7 +36,8 @@ enum Payloads {
     /// in shape (`{"body","headers","method","path","query"}`).
     static let formEchoJSON: Data = {
         let body = Data(formBody.utf8).base64EncodedString()
-        return Data("""
+        return Data(
+            """
             {"body":"\(body)","headers":{"content-type":"application/x-www-form-urlencoded; charset=utf-8"},\
             "method":"POST","path":"/echo/form","query":null}
             """.utf8)

@@ -1,11 +1,11 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// This process's memory and CPU use, for the soak mode.
@@ -16,13 +16,13 @@ enum ProcessStats {
     /// The resident set size in bytes (`/proc/self/statm`), or `nil` where unavailable.
     static func residentBytes() -> Int? {
         #if os(Linux)
-        // statm: size resident shared text lib data dt, in pages.
-        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
-        let fields = statm.split(separator: " ")
-        guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+            // statm: size resident shared text lib data dt, in pages.
+            guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+            let fields = statm.split(separator: " ")
+            guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+            return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
         #else
-        return nil
+            return nil
         #endif
     }
 
@@ -30,16 +30,16 @@ enum ProcessStats {
     /// where unavailable.
     static func peakResidentBytes() -> Int? {
         #if os(Linux)
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            // "VmHWM:     12345 kB"
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count >= 2, let kilobytes = Int(fields[1]) else { return nil }
-            return kilobytes * 1024
-        }
-        return nil
+            guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+            for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+                // "VmHWM:     12345 kB"
+                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+                guard fields.count >= 2, let kilobytes = Int(fields[1]) else { return nil }
+                return kilobytes * 1024
+            }
+            return nil
         #else
-        return nil
+            return nil
         #endif
     }
 
@@ -47,9 +47,9 @@ enum ProcessStats {
     static func cpuTime() -> Duration {
         var usage = rusage()
         #if canImport(Glibc)
-        let who = __rusage_who_t(RUSAGE_SELF.rawValue)  // Glibc imports RUSAGE_SELF as an enum case
+            let who = __rusage_who_t(RUSAGE_SELF.rawValue)  // Glibc imports RUSAGE_SELF as an enum case
         #else
-        let who = RUSAGE_SELF
+            let who = RUSAGE_SELF
         #endif
         guard getrusage(who, &usage) == 0 else { return .zero }
         func duration(_ time: timeval) -> Duration {

@@ -17,7 +17,8 @@ struct RunReport: Codable, Sendable {
     var streams: [StreamReport] = []
     var targets: [TargetReport] = []
     /// Why allocations are not in the table, and where they are counted.
-    var allocations = "not measured here: glibc keeps no cheap allocation counter (mallinfo2 reports bytes in use, "
+    var allocations =
+        "not measured here: glibc keeps no cheap allocation counter (mallinfo2 reports bytes in use, "
         + "not calls). scripts/callgrind.sh counts allocations per request with valgrind; the Benchmarks/ package "
         + "reports mallocCountTotal."
 }
@@ -42,7 +43,8 @@ struct WorkloadReport: Codable, Sendable {
         self.requestsPerRound = workload.requests
         self.baseline = VariantReport(workload.baseline.name, baseline)
         self.subject = VariantReport(workload.subject.name, subject)
-        ratio = self.baseline.requestsPerSecond.median > 0
+        ratio =
+            self.baseline.requestsPerSecond.median > 0
             ? self.subject.requestsPerSecond.median / self.baseline.requestsPerSecond.median : 0
         cpuDeltaMicros = self.subject.cpuMicrosPerRequest - self.baseline.cpuMicrosPerRequest
     }
@@ -89,7 +91,8 @@ struct TargetReport: Codable, Sendable {
 
 extension RunReport {
     /// The header line of the table.
-    static let tableHeader = "group      workload          conc  variant        req/s median (min-max)   "
+    static let tableHeader =
+        "group      workload          conc  variant        req/s median (min-max)   "
         + "p50 µs    p99 µs  CPU µs/req   ratio  ΔCPU µs"
 
     /// Two lines: the baseline, then the subject with the ratio.
@@ -97,10 +100,12 @@ extension RunReport {
         func line(_ lead: String, _ variant: VariantReport) -> String {
             let rate = variant.requestsPerSecond
             return lead + pad(variant.name, 13, left: true)
-                + String(format: " %8.0f (%6.0f-%6.0f)  %8.1f  %8.1f  %10.1f", rate.median, rate.min, rate.max,
-                         variant.latencyP50Micros, variant.latencyP99Micros, variant.cpuMicrosPerRequest)
+                + String(
+                    format: " %8.0f (%6.0f-%6.0f)  %8.1f  %8.1f  %10.1f", rate.median, rate.min, rate.max,
+                    variant.latencyP50Micros, variant.latencyP99Micros, variant.cpuMicrosPerRequest)
         }
-        let lead = pad(result.group.rawValue, 10, left: true) + " " + pad(result.workload.rawValue, 16, left: true)
+        let lead =
+            pad(result.group.rawValue, 10, left: true) + " " + pad(result.workload.rawValue, 16, left: true)
             + pad("c\(result.concurrency)", 5) + "  "
         let blank = String(repeating: " ", count: lead.count)
         return line(lead, result.baseline) + "\n"
@@ -118,55 +123,73 @@ extension RunReport {
         var targets: [TargetReport] = []
         for (group, name) in [(PairGroup.ahc, "AsyncHTTPClient"), (.urlsession, "URLSession")] {
             let rows = pick(group)
-            targets.append(TargetReport(
-                target: "Strata over \(name) >= 0.95 x raw req/s at c1 and c16",
-                met: rows.isEmpty ? nil : rows.allSatisfy { $0.ratio >= 0.95 },
-                detail: list(rows) { String(format: "%.2f", $0.ratio) }))
-            targets.append(TargetReport(
-                target: "client CPU per request <= raw + 5 µs on \(name)",
-                met: rows.isEmpty ? nil : rows.allSatisfy { $0.cpuDeltaMicros <= 5 },
-                detail: list(rows) { String(format: "%+.1f µs", $0.cpuDeltaMicros) }))
+            targets.append(
+                TargetReport(
+                    target: "Strata over \(name) >= 0.95 x raw req/s at c1 and c16",
+                    met: rows.isEmpty ? nil : rows.allSatisfy { $0.ratio >= 0.95 },
+                    detail: list(rows) { String(format: "%.2f", $0.ratio) }))
+            targets.append(
+                TargetReport(
+                    target: "client CPU per request <= raw + 5 µs on \(name)",
+                    met: rows.isEmpty ? nil : rows.allSatisfy { $0.cpuDeltaMicros <= 5 },
+                    detail: list(rows) { String(format: "%+.1f µs", $0.cpuDeltaMicros) }))
         }
         let decode = results.first { $0.group == .decode && $0.workload == .photos }
-        targets.append(TargetReport(
-            target: "decode + two-layer mapping <= 1.10 x plain JSONDecoder on the 1 MB payload",
-            met: decode.map { $0.ratio > 0 && 1 / $0.ratio <= 1.10 },
-            detail: decode.map { String(format: "%.2f x (%.0f vs %.0f µs per body)", 1 / $0.ratio,
-                                        1e6 / $0.subject.requestsPerSecond.median,
-                                        1e6 / $0.baseline.requestsPerSecond.median) } ?? ""))
+        targets.append(
+            TargetReport(
+                target: "decode + two-layer mapping <= 1.10 x plain JSONDecoder on the 1 MB payload",
+                met: decode.map { $0.ratio > 0 && 1 / $0.ratio <= 1.10 },
+                detail: decode.map {
+                    String(
+                        format: "%.2f x (%.0f vs %.0f µs per body)", 1 / $0.ratio,
+                        1e6 / $0.subject.requestsPerSecond.median,
+                        1e6 / $0.baseline.requestsPerSecond.median)
+                } ?? ""))
         let pipeline = results.first { $0.group == .mock && $0.workload == .user && $0.concurrency == 1 }
-        targets.append(TargetReport(
-            target: "mock pipeline, 5 middleware, decoding: <= 10 µs per request",
-            met: pipeline.map { 1e6 / $0.subject.requestsPerSecond.median <= 10 },
-            detail: pipeline.map { String(format: "%.1f µs per request sequential (CPU %.1f µs); allocations: "
-                                              + "scripts/callgrind.sh", 1e6 / $0.subject.requestsPerSecond.median,
-                                          $0.subject.cpuMicrosPerRequest) } ?? ""))
-        for (group, name, share) in [(PairGroup.cacheMemory, "the memory store", 0.05), (.cacheSQLite, "SQLite", 0.20)] {
+        targets.append(
+            TargetReport(
+                target: "mock pipeline, 5 middleware, decoding: <= 10 µs per request",
+                met: pipeline.map { 1e6 / $0.subject.requestsPerSecond.median <= 10 },
+                detail: pipeline.map {
+                    String(
+                        format: "%.1f µs per request sequential (CPU %.1f µs); allocations: "
+                            + "scripts/callgrind.sh", 1e6 / $0.subject.requestsPerSecond.median,
+                        $0.subject.cpuMicrosPerRequest)
+                } ?? ""))
+        for (group, name, share) in [(PairGroup.cacheMemory, "the memory store", 0.05), (.cacheSQLite, "SQLite", 0.20)]
+        {
             let hit = results.first { $0.group == group && $0.concurrency == 1 }
-            targets.append(TargetReport(
-                target: "a cache hit from \(name) costs <= \(Int(share * 100))% of a loopback request",
-                met: hit.map { $0.ratio > 0 && 1 / $0.ratio <= share },
-                detail: hit.map { String(format: "%.1f%% (%.1f vs %.1f µs sequential)", 100 / $0.ratio,
-                                         1e6 / $0.subject.requestsPerSecond.median,
-                                         1e6 / $0.baseline.requestsPerSecond.median) } ?? ""))
+            targets.append(
+                TargetReport(
+                    target: "a cache hit from \(name) costs <= \(Int(share * 100))% of a loopback request",
+                    met: hit.map { $0.ratio > 0 && 1 / $0.ratio <= share },
+                    detail: hit.map {
+                        String(
+                            format: "%.1f%% (%.1f vs %.1f µs sequential)", 100 / $0.ratio,
+                            1e6 / $0.subject.requestsPerSecond.median,
+                            1e6 / $0.baseline.requestsPerSecond.median)
+                    } ?? ""))
         }
         let growths = streams.compactMap { stream in stream.peakGrowthMB.map { (stream.group, $0) } }
-        targets.append(TargetReport(
-            target: "streaming 100 MB through Networker.stream: peak RSS growth < 32 MB",
-            met: growths.isEmpty ? nil : growths.allSatisfy { $0.1 < 32 },
-            detail: growths.isEmpty ? "not measured (needs the ahc or urlsession group, and Linux)"
-                : growths.map { "\($0.0.rawValue) " + String(format: "%+.1f MB", $0.1) }.joined(separator: ", ")))
+        targets.append(
+            TargetReport(
+                target: "streaming 100 MB through Networker.stream: peak RSS growth < 32 MB",
+                met: growths.isEmpty ? nil : growths.allSatisfy { $0.1 < 32 },
+                detail: growths.isEmpty
+                    ? "not measured (needs the ahc or urlsession group, and Linux)"
+                    : growths.map { "\($0.0.rawValue) " + String(format: "%+.1f MB", $0.1) }.joined(separator: ", ")))
         return targets
     }
 
     /// The targets, one per line.
     static func format(_ targets: [TargetReport]) -> String {
         targets.map { target in
-            let verdict = switch target.met {
-            case true?: "met    "
-            case false?: "NOT MET"
-            case nil: "n/a    "
-            }
+            let verdict =
+                switch target.met {
+                case true?: "met    "
+                case false?: "NOT MET"
+                case nil: "n/a    "
+                }
             return "  \(verdict)  \(target.target)" + (target.detail.isEmpty ? "" : "\n             \(target.detail)")
         }.joined(separator: "\n")
     }

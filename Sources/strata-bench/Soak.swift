@@ -25,9 +25,10 @@ enum Soak {
         switch options.target {
         case .mock:
             let networker = Networker(transport: InstantTransport(), configuration: configuration)
-            return await load("workload A: Networker over an in-bench instant transport (no I/O)",
-                              options: options, timeout: configuration.timeout,
-                              request: getUser(networker, url: InstantTransport.userURL))
+            return await load(
+                "workload A: Networker over an in-bench instant transport (no I/O)",
+                options: options, timeout: configuration.timeout,
+                request: getUser(networker, url: InstantTransport.userURL))
         case .server:
             let server: TestServer
             do {
@@ -39,9 +40,10 @@ enum Soak {
             let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .strataDefault)
             let networker = Networker(transport: AsyncHTTPClientTransport(client: client), configuration: configuration)
             let url = server.baseURL.appendingPathComponent("json/user/1")
-            var status = await load("workload B: Networker over AsyncHTTPClient, server \(server.baseURL.absoluteString)",
-                                    options: options, timeout: configuration.timeout,
-                                    request: getUser(networker, url: url))
+            var status = await load(
+                "workload B: Networker over AsyncHTTPClient, server \(server.baseURL.absoluteString)",
+                options: options, timeout: configuration.timeout,
+                request: getUser(networker, url: url))
             do {
                 try await client.shutdown()
             } catch {
@@ -70,13 +72,15 @@ enum Soak {
         timeout: Duration?,
         request: @escaping @Sendable () async throws -> Void
     ) async -> Int32 {
-        let length = switch options.length {
-        case .requests(let total): "\(total) requests"
-        case .seconds(let seconds): "\(seconds) s"
-        }
+        let length =
+            switch options.length {
+            case .requests(let total): "\(total) requests"
+            case .seconds(let seconds): "\(seconds) s"
+            }
         print("strata-bench --soak: \(title)")
-        print("  \(length) from \(options.concurrency) tasks, timeout \(timeout.map { "\(Int($0.seconds)) s" } ?? "none"), "
-              + "RSS at start \(formatMB(ProcessStats.residentBytes()))")
+        print(
+            "  \(length) from \(options.concurrency) tasks, timeout \(timeout.map { "\(Int($0.seconds)) s" } ?? "none"), "
+                + "RSS at start \(formatMB(ProcessStats.residentBytes()))")
 
         let clock = ContinuousClock()
         let start = clock.now
@@ -107,15 +111,20 @@ enum Soak {
             final = rss
             let rate = Double(count) / max(stepStart.duration(to: clock.now).seconds, 1e-9)
             let growth = step == 1 ? "(warm-up)" : formatMBDelta(difference(rss, afterWarmup))
-            print(String(format: "  %3d%%  %9d requests  %6.1f s  %7.0f req/s  ",
-                         step * 100 / steps, done, start.duration(to: clock.now).seconds, rate)
-                  + "RSS \(formatMB(rss))  \(growth)")
+            print(
+                String(
+                    format: "  %3d%%  %9d requests  %6.1f s  %7.0f req/s  ",
+                    step * 100 / steps, done, start.duration(to: clock.now).seconds, rate)
+                    + "RSS \(formatMB(rss))  \(growth)")
         }
         let elapsed = start.duration(to: clock.now).seconds
         let growth = difference(final, afterWarmup)
-        print(String(format: "  done: %d requests in %.1f s, %.0f req/s", done, elapsed, Double(done) / max(elapsed, 1e-9)))
-        print("  RSS: after warm-up \(formatMB(afterWarmup)), peak \(formatMB(peak)) (VmHWM \(formatMB(ProcessStats.peakResidentBytes()))), "
-              + "final \(formatMB(final)), growth after warm-up \(formatMBDelta(growth))")
+        print(
+            String(
+                format: "  done: %d requests in %.1f s, %.0f req/s", done, elapsed, Double(done) / max(elapsed, 1e-9)))
+        print(
+            "  RSS: after warm-up \(formatMB(afterWarmup)), peak \(formatMB(peak)) (VmHWM \(formatMB(ProcessStats.peakResidentBytes()))), "
+                + "final \(formatMB(final)), growth after warm-up \(formatMBDelta(growth))")
 
         await idle(seconds: options.idleSeconds)
         if let timeout {
@@ -124,8 +133,9 @@ enum Soak {
             let firstDeadline = start + timeout
             if clock.now < firstDeadline {
                 let needed = Int(clock.now.duration(to: firstDeadline).seconds.rounded(.up)) + options.idleSeconds + 10
-                print("  note: the first requests' deadlines fall after the idle period; "
-                      + "--idle-seconds \(needed) covers them")
+                print(
+                    "  note: the first requests' deadlines fall after the idle period; "
+                        + "--idle-seconds \(needed) covers them")
             }
         }
 
@@ -136,7 +146,10 @@ enum Soak {
         }
         let growthMB = Double(growth) / 1_048_576
         guard growthMB <= limit else {
-            print(String(format: "  FAIL: RSS grew %.1f MB after the warm-up, more than --max-growth-mb %g", growthMB, limit))
+            print(
+                String(
+                    format: "  FAIL: RSS grew %.1f MB after the warm-up, more than --max-growth-mb %g", growthMB, limit)
+            )
             return 1
         }
         print(String(format: "  ok: RSS grew %.1f MB after the warm-up, within --max-growth-mb %g", growthMB, limit))
@@ -144,7 +157,8 @@ enum Soak {
     }
 
     /// Sends `total` requests from `concurrency` tasks, spread as evenly as possible.
-    static func send(_ total: Int, concurrency: Int, request: @escaping @Sendable () async throws -> Void) async throws {
+    static func send(_ total: Int, concurrency: Int, request: @escaping @Sendable () async throws -> Void) async throws
+    {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for task in 0..<concurrency {
                 let count = total / concurrency + (task < total % concurrency ? 1 : 0)
@@ -194,13 +208,16 @@ enum Soak {
             elapsed += step
             let cpu = ProcessStats.cpuTime()
             let used = (cpu - cpuBefore).seconds
-            print("    +\(elapsed) s  RSS \(formatMB(ProcessStats.residentBytes()))  "
-                  + String(format: "CPU %.2f s (%.0f%% of a core)", used, used / Double(step) * 100))
+            print(
+                "    +\(elapsed) s  RSS \(formatMB(ProcessStats.residentBytes()))  "
+                    + String(format: "CPU %.2f s (%.0f%% of a core)", used, used / Double(step) * 100))
             cpuBefore = cpu
         }
         let used = (ProcessStats.cpuTime() - cpuStart).seconds
-        print(String(format: "  idle CPU: %.2f s user+sys in %d s (%.0f%% of a core)",
-                     used, seconds, used / Double(seconds) * 100))
+        print(
+            String(
+                format: "  idle CPU: %.2f s user+sys in %d s (%.0f%% of a core)",
+                used, seconds, used / Double(seconds) * 100))
     }
 
     private static func difference(_ value: Int?, _ base: Int?) -> Int? {

@@ -32,7 +32,8 @@ struct StreamReport: Codable, Sendable {
         }
         guard bytes == bodyBytes else { throw BenchError(description: "streamed \(bytes) bytes of \(bodyBytes)") }
         let growth: Double? = if let before, let peak { Double(peak - before) / 1_048_576 } else { nil }
-        return StreamReport(group: group, bytes: bytes, peakGrowthMB: growth,
-                            seconds: start.duration(to: .now).seconds)
+        return StreamReport(
+            group: group, bytes: bytes, peakGrowthMB: growth,
+            seconds: start.duration(to: .now).seconds)
     }
 }

@@ -6,7 +6,8 @@ enum ServeMode {
     static func run(port: Int) async throws {
         let server = try await DemoServer.start(port: port, stopsOnSignals: true)
         let url = server.baseURL.absoluteString
-        Console.print("""
+        Console.print(
+            """
             Strata demo server listening on \(url)
             Try:  curl \(url)/users/1
                   swift run strata-demo --base-url \(url)

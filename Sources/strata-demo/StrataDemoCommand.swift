@@ -14,8 +14,10 @@ struct StrataDemoCommand: AsyncParsableCommand {
             (expected failures included), 1 otherwise.
             """)
 
-    @Option(name: .customLong("base-url"), help: ArgumentHelp(
-        "Run the tour against this server instead of the embedded one.", valueName: "url"))
+    @Option(
+        name: .customLong("base-url"),
+        help: ArgumentHelp(
+            "Run the tour against this server instead of the embedded one.", valueName: "url"))
     var baseURL: String?
 
     @Option(help: "The transport: \(TransportChoice.allCases.map(\.rawValue).joined(separator: " or ")).")
@@ -39,7 +41,7 @@ struct StrataDemoCommand: AsyncParsableCommand {
         }
         if let baseURL {
             guard let url = URL(string: baseURL), let scheme = url.scheme?.lowercased(),
-                  scheme == "http" || scheme == "https", url.host != nil
+                scheme == "http" || scheme == "https", url.host != nil
             else {
                 throw ValidationError("--base-url must be an http or https URL, such as http://127.0.0.1:8080.")
             }

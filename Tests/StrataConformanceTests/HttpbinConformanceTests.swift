@@ -11,14 +11,18 @@ struct HttpbinConformanceTests {
     func everyMethod(_ kind: TransportKind) async throws {
         try await kind.withNetworker { networker in
             for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] {
-                let echo = try await networker.send(Endpoint(
-                    RequestDescription(route: Httpbin.route("/anything/m"), method: method), decoding: HttpbinEcho.self))
+                let echo = try await networker.send(
+                    Endpoint(
+                        RequestDescription(route: Httpbin.route("/anything/m"), method: method),
+                        decoding: HttpbinEcho.self))
                 #expect(echo.method == method.rawValue)
             }
-            let head = try await networker.response(for: Endpoint<Void>(RequestDescription(route: Httpbin.route("/get"), method: .head)))
+            let head = try await networker.response(
+                for: Endpoint<Void>(RequestDescription(route: Httpbin.route("/get"), method: .head)))
             #expect(head.head.status == .ok)
             #expect(head.body.isEmpty)
-            let options = try await networker.response(for: Endpoint<Void>(RequestDescription(route: Httpbin.route("/get"), method: .options)))
+            let options = try await networker.response(
+                for: Endpoint<Void>(RequestDescription(route: Httpbin.route("/get"), method: .options)))
             #expect(options.head.headerFields[.allow]?.contains("GET") == true)
         }
     }
@@ -27,17 +31,22 @@ struct HttpbinConformanceTests {
     func queryParametersAreWhatHttpbinParsed(_ kind: TransportKind) async throws {
         try await kind.withNetworker { networker in
             let parameters: JSON = ["q": "a b&c=d/é?", "tags": ["x", "y"], "flag": true, "n": 1.5, "emoji": "🦉"]
-            let echo = try await networker.send(Endpoint(
-                RequestDescription(route: Httpbin.route("/get?fixed=1"), parameters: parameters, encoding: .urlQuery),
-                decoding: HttpbinEcho.self))
-            #expect(echo.args == [
-                "fixed": .one("1"), "q": .one("a b&c=d/é?"), "tags[]": .many(["x", "y"]),
-                "flag": .one("1"), "n": .one("1.5"), "emoji": .one("🦉"),
-            ])
-            let noBrackets = try await networker.send(Endpoint(
-                RequestDescription(route: Httpbin.route("/get"), parameters: ["id": [1, 2]] as JSON,
-                                   encoding: .urlQuery(URLEncodedFormEncoder(arrayEncoding: .noBrackets, boolEncoding: .literal))),
-                decoding: HttpbinEcho.self))
+            let echo = try await networker.send(
+                Endpoint(
+                    RequestDescription(
+                        route: Httpbin.route("/get?fixed=1"), parameters: parameters, encoding: .urlQuery),
+                    decoding: HttpbinEcho.self))
+            #expect(
+                echo.args == [
+                    "fixed": .one("1"), "q": .one("a b&c=d/é?"), "tags[]": .many(["x", "y"]),
+                    "flag": .one("1"), "n": .one("1.5"), "emoji": .one("🦉"),
+                ])
+            let noBrackets = try await networker.send(
+                Endpoint(
+                    RequestDescription(
+                        route: Httpbin.route("/get"), parameters: ["id": [1, 2]] as JSON,
+                        encoding: .urlQuery(URLEncodedFormEncoder(arrayEncoding: .noBrackets, boolEncoding: .literal))),
+                    decoding: HttpbinEcho.self))
             #expect(noBrackets.args == ["id": .many(["1", "2"])])
         }
     }
@@ -45,17 +54,21 @@ struct HttpbinConformanceTests {
     @Test(arguments: TransportKind.allCases)
     func formAndJSONBodiesAreWhatHttpbinParsed(_ kind: TransportKind) async throws {
         try await kind.withNetworker { networker in
-            let form = try await networker.send(Endpoint(
-                RequestDescription(route: Httpbin.route("/post"), method: .post,
-                                   parameters: ["login": "ann", "password": "p@ss word+/é", "user": ["name": "A"]] as JSON,
-                                   encoding: .formURL),
-                decoding: HttpbinEcho.self))
+            let form = try await networker.send(
+                Endpoint(
+                    RequestDescription(
+                        route: Httpbin.route("/post"), method: .post,
+                        parameters: ["login": "ann", "password": "p@ss word+/é", "user": ["name": "A"]] as JSON,
+                        encoding: .formURL),
+                    decoding: HttpbinEcho.self))
             #expect(form.form == ["login": .one("ann"), "password": .one("p@ss word+/é"), "user[name]": .one("A")])
             #expect(form.headers["Content-Type"] == "application/x-www-form-urlencoded; charset=utf-8")
 
             let body: JSON = ["name": "Ann", "age": 31, "tags": ["a", "ü"], "nested": ["ok": true, "none": nil]]
-            let json = try await networker.send(Endpoint(
-                RequestDescription(route: Httpbin.route("/put"), method: .put, parameters: body), decoding: HttpbinEcho.self))
+            let json = try await networker.send(
+                Endpoint(
+                    RequestDescription(route: Httpbin.route("/put"), method: .put, parameters: body),
+                    decoding: HttpbinEcho.self))
             #expect(json.json == body)
             #expect(json.headers["Content-Type"] == "application/json")
         }
@@ -66,10 +79,12 @@ struct HttpbinConformanceTests {
         try await kind.withNetworker { networker in
             var multipart = MultipartFormData()
             multipart.append("Ann ✓", name: "name")
-            multipart.append(Data("file body\nline 2".utf8), name: "doc", fileName: "doc.txt", contentType: "text/plain")
-            let echo = try await networker.send(Endpoint(
-                RequestDescription(route: Httpbin.route("/post"), method: .post, body: .multipart(multipart)),
-                decoding: HttpbinEcho.self))
+            multipart.append(
+                Data("file body\nline 2".utf8), name: "doc", fileName: "doc.txt", contentType: "text/plain")
+            let echo = try await networker.send(
+                Endpoint(
+                    RequestDescription(route: Httpbin.route("/post"), method: .post, body: .multipart(multipart)),
+                    decoding: HttpbinEcho.self))
             #expect(echo.form == ["name": .one("Ann ✓")])
             #expect(echo.files == ["doc": "file body\nline 2"])
         }
@@ -80,8 +95,10 @@ struct HttpbinConformanceTests {
         try await kind.withNetworker(middleware: [HeadersMiddleware([.userAgent: "Strata-Conformance"])]) { networker in
             var headers = HTTPFields()
             headers[HTTPField.Name("X-Custom")!] = "v1"
-            let echo = try await networker.send(Endpoint(
-                RequestDescription(route: Httpbin.route("/headers"), headers: headers), decoding: HttpbinHeaders.self))
+            let echo = try await networker.send(
+                Endpoint(
+                    RequestDescription(route: Httpbin.route("/headers"), headers: headers),
+                    decoding: HttpbinHeaders.self))
             #expect(echo.headers["User-Agent"] == "Strata-Conformance")
             #expect(echo.headers["X-Custom"] == "v1")
         }
@@ -91,12 +108,14 @@ struct HttpbinConformanceTests {
     func statusCodes(_ kind: TransportKind) async throws {
         try await kind.withNetworker { networker in
             for code in [200, 201, 202, 204] {
-                let response = try await networker.response(for: Endpoint<Data>(RequestDescription(route: Httpbin.route("/status/\(code)"))))
+                let response = try await networker.response(
+                    for: Endpoint<Data>(RequestDescription(route: Httpbin.route("/status/\(code)"))))
                 #expect(response.head.status.code == code)
             }
             for code in [304, 400, 401, 403, 404, 418, 429, 500, 502, 503] {
                 let error = await #expect(throws: StrataError.self) {
-                    try await networker.send(Endpoint<Data>(RequestDescription(route: Httpbin.route("/status/\(code)"))))
+                    try await networker.send(
+                        Endpoint<Data>(RequestDescription(route: Httpbin.route("/status/\(code)"))))
                 }
                 #expect(error?.status?.code == code)
             }
@@ -107,7 +126,8 @@ struct HttpbinConformanceTests {
     func redirectsAreFollowed(_ kind: TransportKind) async throws {
         try await kind.withNetworker { networker in
             for path in ["/redirect/3", "/relative-redirect/2", "/absolute-redirect/2"] {
-                let echo = try await networker.send(Endpoint(RequestDescription(route: Httpbin.route(path)), decoding: HttpbinEcho.self))
+                let echo = try await networker.send(
+                    Endpoint(RequestDescription(route: Httpbin.route(path)), decoding: HttpbinEcho.self))
                 #expect(echo.url.hasSuffix("/get"), "\(path) ended at \(echo.url)")
             }
         }
@@ -118,8 +138,9 @@ struct HttpbinConformanceTests {
         try await kind.withNetworker { networker in
             for (status, keepsMethod) in [(301, false), (302, false), (303, false), (307, true), (308, true)] {
                 let route = Httpbin.route("/redirect-to?url=%2Fanything&status_code=\(status)")
-                let endpoint = Endpoint(RequestDescription(route: route, method: .post, parameters: ["k": "v"] as JSON),
-                                        decoding: HttpbinEcho.self)
+                let endpoint = Endpoint(
+                    RequestDescription(route: route, method: .post, parameters: ["k": "v"] as JSON),
+                    decoding: HttpbinEcho.self)
                 let echo = try await networker.send(endpoint)
                 if keepsMethod {
                     #expect(echo.method == "POST", "\(status)")
@@ -137,10 +158,13 @@ struct HttpbinConformanceTests {
         try await kind.withNetworker { networker in
             var headers = HTTPFields()
             headers[.authorization] = "Basic " + Data("user:passwd".utf8).base64EncodedString()
-            let basic = try await networker.send(Endpoint<JSON>(RequestDescription(route: Httpbin.route("/basic-auth/user/passwd"), headers: headers)))
+            let basic = try await networker.send(
+                Endpoint<JSON>(RequestDescription(route: Httpbin.route("/basic-auth/user/passwd"), headers: headers)))
             #expect(basic == ["authenticated": true, "user": "user"])
             let wrong = await #expect(throws: StrataError.self) {
-                try await networker.send(Endpoint<JSON>(RequestDescription(route: Httpbin.route("/basic-auth/user/other"), headers: headers)))
+                try await networker.send(
+                    Endpoint<JSON>(RequestDescription(route: Httpbin.route("/basic-auth/user/other"), headers: headers))
+                )
             }
             #expect(wrong?.status?.code == 401)
         }
@@ -175,17 +199,23 @@ struct HttpbinConformanceTests {
     @Test(arguments: TransportKind.allCases)
     func bytesResponseHeadersAndUTF8(_ kind: TransportKind) async throws {
         try await kind.withNetworker { networker in
-            let bytes = try await networker.send(Endpoint<Data>(RequestDescription(route: Httpbin.route("/bytes/4096?seed=7"))))
+            let bytes = try await networker.send(
+                Endpoint<Data>(RequestDescription(route: Httpbin.route("/bytes/4096?seed=7"))))
             #expect(bytes.count == 4096)
-            let again = try await networker.send(Endpoint<Data>(RequestDescription(route: Httpbin.route("/bytes/4096?seed=7"))))
+            let again = try await networker.send(
+                Endpoint<Data>(RequestDescription(route: Httpbin.route("/bytes/4096?seed=7"))))
             #expect(again == bytes)
 
-            let headers = try await networker.response(for: Endpoint<JSON>(RequestDescription(
-                route: Httpbin.route("/response-headers"), parameters: ["X-Strata": "yes", "X-Two": "2"] as JSON, encoding: .urlQuery)))
+            let headers = try await networker.response(
+                for: Endpoint<JSON>(
+                    RequestDescription(
+                        route: Httpbin.route("/response-headers"),
+                        parameters: ["X-Strata": "yes", "X-Two": "2"] as JSON, encoding: .urlQuery)))
             #expect(headers.head.headerFields[HTTPField.Name("X-Strata")!] == "yes")
             #expect(headers.value["X-Two"] == "2")
 
-            let text = try await networker.send(Endpoint<String>(RequestDescription(route: Httpbin.route("/encoding/utf8"))))
+            let text = try await networker.send(
+                Endpoint<String>(RequestDescription(route: Httpbin.route("/encoding/utf8"))))
             #expect(text.contains("∮ E⋅da = Q"))
             #expect(text.contains("ሰማይ አይታረስ ንጉሥ አይከሰስ።"))
         }
@@ -194,7 +224,8 @@ struct HttpbinConformanceTests {
     @Test(arguments: TransportKind.allCases)
     func streamedLines(_ kind: TransportKind) async throws {
         try await kind.withNetworker { networker in
-            let (head, body) = try await networker.stream(Endpoint<Data>(RequestDescription(route: Httpbin.route("/stream/20"))))
+            let (head, body) = try await networker.stream(
+                Endpoint<Data>(RequestDescription(route: Httpbin.route("/stream/20"))))
             #expect(head.status == .ok)
             var chunks = 0
             var data = Data()
@@ -214,11 +245,13 @@ struct HttpbinConformanceTests {
         try await kind.withNetworker { networker in
             let flavour = "oat-" + UUID().uuidString.prefix(8)
             // /cookies/set answers 302 with Set-Cookie; /cookies shows what the client sends back.
-            _ = try await networker.send(Endpoint<Data>(RequestDescription(route: Httpbin.route("/cookies/set?flavour=\(flavour)"))))
+            _ = try await networker.send(
+                Endpoint<Data>(RequestDescription(route: Httpbin.route("/cookies/set?flavour=\(flavour)"))))
             let cookies = try await networker.send(Endpoint<JSON>(RequestDescription(route: Httpbin.route("/cookies"))))
             switch kind {
             case .urlSession:
-                #expect(cookies["cookies"]?["flavour"] == .string(flavour), "URLSession keeps cookies in HTTPCookieStorage")
+                #expect(
+                    cookies["cookies"]?["flavour"] == .string(flavour), "URLSession keeps cookies in HTTPCookieStorage")
             case .asyncHTTPClient:
                 #expect(cookies == ["cookies": [:]], "AsyncHTTPClient has no cookie store: cookies are not sent back")
             }

@@ -48,10 +48,11 @@ import Testing
             let b = 2
             ```
             """
-        #expect(DocExampleSource.readmeExamples(readme) == [
-            "README.md#quick-start": ["let a = 1"],
-            "README.md#quick-start-3": ["let b = 2"],
-        ])
+        #expect(
+            DocExampleSource.readmeExamples(readme) == [
+                "README.md#quick-start": ["let a = 1"],
+                "README.md#quick-start-3": ["let b = 2"],
+            ])
         let source = """
                 /// Text.
                 ///
@@ -61,9 +62,10 @@ import Testing
                 ///     x + 1
                 /// ```
             """
-        #expect(DocExampleSource.docCommentExamples(source, path: "Sources/A/B.swift") == [
-            "Sources/A/B.swift#1": ["let x = 1", "", "    x + 1"],
-        ])
+        #expect(
+            DocExampleSource.docCommentExamples(source, path: "Sources/A/B.swift") == [
+                "Sources/A/B.swift#1": ["let x = 1", "", "    x + 1"]
+            ])
     }
 }
 
@@ -77,14 +79,19 @@ enum DocExampleSource {
     static func examples(in root: URL) throws -> [String: [String]] {
         var examples: [String: [String]] = [:]
         let sources = root.appending(path: "Sources")
-        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
+        let files =
+            FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }
             .filter { $0.pathExtension == "swift" } ?? []
         for file in files {
             let path = "Sources/" + file.path.dropFirst(sources.path.count + 1)
-            examples.merge(docCommentExamples(try String(contentsOf: file, encoding: .utf8), path: path)) { old, _ in old }
+            examples.merge(docCommentExamples(try String(contentsOf: file, encoding: .utf8), path: path)) { old, _ in
+                old
+            }
         }
-        examples.merge(readmeExamples(try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8))) { old, _ in old }
+        examples.merge(readmeExamples(try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8))) {
+            old, _ in old
+        }
         return examples
     }
 

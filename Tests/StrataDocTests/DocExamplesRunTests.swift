@@ -58,7 +58,8 @@ import Testing
     @Test func readmeErrorExampleDecodesTheServersError() async throws {
         let mock = MockTransport()
         mock.stub(.get, "/user/:id", with: .json(["error": "name too short"], status: .unprocessableContent))
-        #expect(try await example_README_loading_endpoints_2(networker: Networker(transport: mock)) == ["name too short"])
+        #expect(
+            try await example_README_loading_endpoints_2(networker: Networker(transport: mock)) == ["name too short"])
     }
 
     @Test func readmeErrorExampleShowsTheUserOnSuccess() async throws {
@@ -80,14 +81,18 @@ import Testing
         #expect(result.fresh == "Ann")
         #expect(result.gone == nil)
         let sent = transport.requests.map {
-            [$0.method.rawValue, $0.path, $0.headerFields[.userAgent] ?? "", $0.headerFields[HTTPField.Name("X-Trace")!] ?? ""]
+            [
+                $0.method.rawValue, $0.path, $0.headerFields[.userAgent] ?? "",
+                $0.headerFields[HTTPField.Name("X-Trace")!] ?? "",
+            ]
         }
-        #expect(sent == [
-            ["GET", "/users/42", "MyApp/1.0", ""],
-            ["GET", "/users/42", "MyApp/1.0", "t-1"],
-            ["DELETE", "/users/42", "MyApp/1.0", ""],
-            ["GET", "/users/43", "MyApp/1.0", ""],
-        ])
+        #expect(
+            sent == [
+                ["GET", "/users/42", "MyApp/1.0", ""],
+                ["GET", "/users/42", "MyApp/1.0", "t-1"],
+                ["DELETE", "/users/42", "MyApp/1.0", ""],
+                ["GET", "/users/43", "MyApp/1.0", ""],
+            ])
         #expect(transport.requests.prefix(2).map { $0.headerFields[HTTPField.Name("X-Token")!] } == ["abc", "abc"])
     }
 
@@ -102,9 +107,10 @@ import Testing
         let networker = try await example_README_resilience()
         let names = networker.middleware.map { "\(type(of: $0))" }
         try await (networker.transport as? AsyncHTTPClientTransport)?.shutdown()
-        #expect(names == [
-            "RedirectMiddleware", "RetryMiddleware", "CircuitBreakerMiddleware",
-            "AuthenticationMiddleware<BearerTokenProvider>", "HeadersMiddleware",
-        ])
+        #expect(
+            names == [
+                "RedirectMiddleware", "RetryMiddleware", "CircuitBreakerMiddleware",
+                "AuthenticationMiddleware<BearerTokenProvider>", "HeadersMiddleware",
+            ])
     }
 }

@@ -2,10 +2,11 @@ import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import Hummingbird
+import StrataTestServer
 import StrataTestSupport
 import Testing
+
 @testable import StrataAsyncHTTPClient
-import StrataTestServer
 
 @Suite("AsyncHTTPClientTransport against the in-process server", .isTimed)
 struct AsyncHTTPClientTransportTests {
@@ -28,11 +29,12 @@ struct AsyncHTTPClientTransportTests {
             #expect(reply.method == "GET")
             #expect(reply.path == "/echo/items/7")
             #expect(reply.query == "page=2&tag=a%20b")
-            #expect(reply.headers == [
-                "accept": "application/json",
-                "accept-encoding": "deflate, gzip",  // added by AsyncHTTPClient's decompression
-                "x-strata-test": "one, two",
-            ])
+            #expect(
+                reply.headers == [
+                    "accept": "application/json",
+                    "accept-encoding": "deflate, gzip",  // added by AsyncHTTPClient's decompression
+                    "x-strata-test": "one, two",
+                ])
             #expect(reply.body == "")
         }
     }
@@ -179,7 +181,8 @@ struct AsyncHTTPClientTransportTests {
         try await withTransport { transport, server in
             let start = ContinuousClock.now
             let error = await #expect(throws: TransportError.self) {
-                _ = try await transport.send(server.request(.get, "/hang"), body: nil, deadline: start + .milliseconds(300))
+                _ = try await transport.send(
+                    server.request(.get, "/hang"), body: nil, deadline: start + .milliseconds(300))
             }
             #expect(error?.kind == .timedOut)
             #expect(error?.underlying as? HTTPClientError == .deadlineExceeded)
@@ -207,7 +210,8 @@ struct AsyncHTTPClientTransportTests {
     @Test func aDeadlineInThePastTimesOutAtOnce() async throws {
         try await withTransport { transport, server in
             let error = await #expect(throws: TransportError.self) {
-                _ = try await transport.send(server.request(.get, "/bytes/1"), body: nil, deadline: ContinuousClock.now - .seconds(1))
+                _ = try await transport.send(
+                    server.request(.get, "/bytes/1"), body: nil, deadline: ContinuousClock.now - .seconds(1))
             }
             #expect(error?.kind == .timedOut)
         }
@@ -434,18 +438,20 @@ private func addGzipRoute(_ router: Router<BasicRequestContext>) {
         0x00, 0x2B, 0xA7, 0xBB, 0xD0, 0x90, 0x00, 0x00, 0x00,
     ]
     router.get("gzip") { _, _ in
-        Response(status: .ok, headers: [.contentType: "text/plain", .contentEncoding: "gzip"],
-                 body: .init(byteBuffer: ByteBuffer(bytes: gzip)))
+        Response(
+            status: .ok, headers: [.contentType: "text/plain", .contentEncoding: "gzip"],
+            body: .init(byteBuffer: ByteBuffer(bytes: gzip)))
     }
 }
 
 /// `GET /truncated`: promises 100 bytes, sends 7, then the server drops the connection.
 private func addTruncatedRoute(_ router: Router<BasicRequestContext>) {
     router.get("truncated") { _, _ in
-        Response(status: .ok, headers: [.contentType: "text/plain", .contentLength: "100"],
-                 body: .init { writer in
-                     try await writer.write(ByteBuffer(string: "partial"))
-                     throw CancellationError()
-                 })
+        Response(
+            status: .ok, headers: [.contentType: "text/plain", .contentLength: "100"],
+            body: .init { writer in
+                try await writer.write(ByteBuffer(string: "partial"))
+                throw CancellationError()
+            })
     }
 }

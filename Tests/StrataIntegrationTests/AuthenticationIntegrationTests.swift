@@ -23,10 +23,17 @@ import Testing
             (release, open) = AsyncStream.makeStream()
         }
 
-        func intercept(_ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
-                       next: MiddlewareNext) async throws -> (HTTPResponse, MessageBody?) {
+        func intercept(
+            _ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
+            next: MiddlewareNext
+        ) async throws -> (HTTPResponse, MessageBody?) {
             if context.attempt == 1 {
-                if arrived.withLock({ $0 += 1; return $0 }) == count { open.finish() }
+                if arrived.withLock({
+                    $0 += 1
+                    return $0
+                }) == count {
+                    open.finish()
+                }
                 for await _ in release {}
             }
             return try await next(request, body, context)
@@ -35,7 +42,9 @@ import Testing
 
     /// A bearer token provider starting from `stale` whose refreshes hand out `fresh-1`,
     /// `fresh-2`… and make the server accept that token only, or fail with `failure`.
-    static func provider(for routes: AuthRoutes, refreshes: Locked<Int>, failure: (any Error)? = nil) -> BearerTokenProvider {
+    static func provider(for routes: AuthRoutes, refreshes: Locked<Int>, failure: (any Error)? = nil)
+        -> BearerTokenProvider
+    {
         BearerTokenProvider(BearerToken("stale")) { _ in
             let number = refreshes.withLock { count in
                 count += 1
@@ -48,13 +57,19 @@ import Testing
     }
 
     /// Sends `count` requests to the protected route at once, each result in its own slot.
-    static func sendConcurrently(_ count: Int, to server: TestServer, through networker: Networker) async -> [Result<String, StrataError>] {
-        let endpoint = Endpoint<String>(RequestDescription(route: FixedURLRoute(
-            target: server.baseURL.appendingPathComponent(String(AuthRoutes.path.dropFirst())))))
+    static func sendConcurrently(_ count: Int, to server: TestServer, through networker: Networker) async -> [Result<
+        String, StrataError
+    >] {
+        let endpoint = Endpoint<String>(
+            RequestDescription(
+                route: FixedURLRoute(
+                    target: server.baseURL.appendingPathComponent(String(AuthRoutes.path.dropFirst())))))
         return await withTaskGroup(of: Result<String, StrataError>.self) { group in
             for _ in 0..<count {
                 group.addTask {
-                    do throws(StrataError) { return .success(try await networker.send(endpoint)) } catch { return .failure(error) }
+                    do throws(StrataError) { return .success(try await networker.send(endpoint)) } catch {
+                        return .failure(error)
+                    }
                 }
             }
             return await group.reduce(into: []) { $0.append($1) }
@@ -87,7 +102,8 @@ import Testing
         try await TestServer.with(configure: { routes.register(on: $0) }) { server in
             try await kind.with { transport in
                 let networker = Networker(transport: transport, middleware: [auth, Barrier(count: Self.concurrency)])
-                let errors = await Self.sendConcurrently(Self.concurrency, to: server, through: networker).compactMap { result -> StrataError? in
+                let errors = await Self.sendConcurrently(Self.concurrency, to: server, through: networker).compactMap {
+                    result -> StrataError? in
                     guard case .failure(let error) = result else { return nil }
                     return error
                 }
@@ -106,7 +122,11 @@ import Testing
         let routes = AuthRoutes(acceptedToken: nil)
         let refreshes = Locked(0)
         let provider = BearerTokenProvider(BearerToken("stale")) { _ in
-            BearerToken("fresh-\(refreshes.withLock { count in count += 1; return count })")
+            let number = refreshes.withLock { count in
+                count += 1
+                return count
+            }
+            return BearerToken("fresh-\(number)")
         }
         let auth = AuthenticationMiddleware(provider, maxRefreshes: 2, per: .seconds(60))
         try await TestServer.with(configure: { routes.register(on: $0) }) { server in

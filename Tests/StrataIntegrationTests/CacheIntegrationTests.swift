@@ -20,8 +20,10 @@ import Testing
     struct Retarget: Middleware {
         let target: Locked<URL?>
 
-        func intercept(_ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
-                       next: MiddlewareNext) async throws -> (HTTPResponse, MessageBody?) {
+        func intercept(
+            _ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
+            next: MiddlewareNext
+        ) async throws -> (HTTPResponse, MessageBody?) {
             var request = request
             if let url = target.withLock({ $0 }), let port = url.port { request.authority = "127.0.0.1:\(port)" }
             return try await next(request, body, context)
@@ -37,7 +39,8 @@ import Testing
         let networker: Networker
 
         func endpoint(_ name: String, _ query: String = "", base: URL? = nil) -> Endpoint<String> {
-            let url = URL(string: "\((base ?? server.baseURL).absoluteString)/cache/\(name)\(query.isEmpty ? "" : "?" + query)")!
+            let url = URL(
+                string: "\((base ?? server.baseURL).absoluteString)/cache/\(name)\(query.isEmpty ? "" : "?" + query)")!
             return Endpoint<String>(RequestDescription(route: FixedURLRoute(target: url)))
         }
 
@@ -52,15 +55,18 @@ import Testing
         }
     }
 
-    static func with(_ kind: TransportKind, extra: [any Middleware] = [], _ body: (Fixture) async throws -> Void) async throws {
+    static func with(_ kind: TransportKind, extra: [any Middleware] = [], _ body: (Fixture) async throws -> Void)
+        async throws
+    {
         let routes = CacheRoutes()
         try await TestServer.with(configure: { routes.register(on: $0) }) { server in
             try await kind.with { transport in
                 let clock = Clock()
                 let store = MemoryCacheStore()
                 let cache = CacheMiddleware(store: store, now: { clock.now })
-                let fixture = Fixture(routes: routes, server: server, clock: clock, store: store, cache: cache,
-                                      networker: Networker(transport: transport, middleware: [cache] + extra))
+                let fixture = Fixture(
+                    routes: routes, server: server, clock: clock, store: store, cache: cache,
+                    networker: Networker(transport: transport, middleware: [cache] + extra))
                 try await body(fixture)
             }
         }
@@ -199,13 +205,20 @@ import Testing
             _ = try await fixture.load(list)
             _ = try await fixture.load(item)
             let location = "/cache/item?cc=max-age%253D60"
-            var post = RequestDescription(route: FixedURLRoute(target: URL(string: "\(fixture.server.baseURL.absoluteString)/cache/list?cc=max-age%3D60&location=\(location)")!))
+            var post = RequestDescription(
+                route: FixedURLRoute(
+                    target: URL(
+                        string:
+                            "\(fixture.server.baseURL.absoluteString)/cache/list?cc=max-age%3D60&location=\(location)")!
+                ))
             post.method = .post
             _ = try await fixture.networker.send(Endpoint<Void>(post))
             // The POST's own URI differs from the list's (the location query), so only Location invalidates.
             #expect(try await fixture.load(item).value == "item #2")
             #expect(try await fixture.load(list).value == "list #1")
-            var delete = RequestDescription(route: FixedURLRoute(target: URL(string: "\(fixture.server.baseURL.absoluteString)/cache/list?cc=max-age%3D60")!))
+            var delete = RequestDescription(
+                route: FixedURLRoute(
+                    target: URL(string: "\(fixture.server.baseURL.absoluteString)/cache/list?cc=max-age%3D60")!))
             delete.method = .delete
             _ = try await fixture.networker.send(Endpoint<Void>(delete))
             #expect(try await fixture.load(list).value == "list #4")
@@ -220,10 +233,14 @@ import Testing
         try await Self.with(kind, extra: [Retarget(target: target)]) { fixture in
             target.withLock { $0 = fixture.server.baseURL }
             let feed = fixture.endpoint("feed", "cc=max-age%3D5", base: offlineBase)
-            await #expect { try await fixture.load(feed.cache(.cacheOnly)) } throws: { ($0 as? StrataError)?.kind == .cacheMiss }
+            await #expect { try await fixture.load(feed.cache(.cacheOnly)) } throws: {
+                ($0 as? StrataError)?.kind == .cacheMiss
+            }
             #expect(try await fixture.load(feed.cache(.cacheElseRemote)).value == "feed #1")
             fixture.clock.advance(100)
-            #expect(try await fixture.load(feed.cache(.cacheElseRemote)).cache == CacheOutcome(source: .cache, age: .seconds(100), isStale: true))
+            #expect(
+                try await fixture.load(feed.cache(.cacheElseRemote)).cache
+                    == CacheOutcome(source: .cache, age: .seconds(100), isStale: true))
             #expect(try await fixture.load(feed.cache(.remoteElseCache)).value == "feed #2")
             #expect(fixture.routes.hits("feed") == 2)
 
@@ -234,7 +251,9 @@ import Testing
             #expect(offline.value == "feed #2")
             #expect(offline.cache == CacheOutcome(source: .cache, age: .seconds(30), isStale: true))
             #expect(try await fixture.load(feed.cache(.cacheOnly)).value == "feed #2")
-            await #expect { try await fixture.load(feed) } throws: { ($0 as? StrataError)?.transportError?.kind == .connectionRefused }
+            await #expect { try await fixture.load(feed) } throws: {
+                ($0 as? StrataError)?.transportError?.kind == .connectionRefused
+            }
         }
         _ = closed
     }

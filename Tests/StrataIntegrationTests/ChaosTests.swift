@@ -1,6 +1,6 @@
+import AsyncHTTPClient
 import Foundation
 import Strata
-import AsyncHTTPClient
 import StrataAsyncHTTPClient
 import StrataFaultServer
 import StrataTestSupport
@@ -22,7 +22,7 @@ import Testing
     static let expectedKinds: Set<StrataError.Kind> = [.transport, .cancelled, .unacceptableStatus, .circuitOpen]
 
     static func pickRoute() -> FaultRoute {
-        var roll = Int.random(in: 0 ..< 100)
+        var roll = Int.random(in: 0..<100)
         for (route, weight) in routes {
             if roll < weight { return route }
             roll -= weight
@@ -40,11 +40,12 @@ import Testing
     static func load(_ networker: Networker, from server: FaultServer) async -> [Ending] {
         await withTaskGroup(of: Ending.self) { group in
             var endings: [Ending] = []
-            for index in 0 ..< calls {
+            for index in 0..<calls {
                 if index >= concurrency, let ending = await group.next() { endings.append(ending) }
                 let url = server.url(for: pickRoute())
-                let cancelAfter: Duration? = Int.random(in: 0 ..< 5) == 0
-                    ? .milliseconds(Int.random(in: 0 ... 30)) : nil
+                let cancelAfter: Duration? =
+                    Int.random(in: 0..<5) == 0
+                    ? .milliseconds(Int.random(in: 0...30)) : nil
                 group.addTask { await call(url, on: networker, cancellingAfter: cancelAfter) }
             }
             for await ending in group { endings.append(ending) }
@@ -64,7 +65,8 @@ import Testing
 
     static func send(_ url: URL, on networker: Networker) async -> Ending {
         do {
-            return .value(try await networker.send(Endpoint<String>(RequestDescription(route: FixedURLRoute(target: url)))))
+            return .value(
+                try await networker.send(Endpoint<String>(RequestDescription(route: FixedURLRoute(target: url)))))
         } catch {
             return .failure(error)
         }
@@ -122,10 +124,13 @@ import Testing
             let (kinds, stops) = Self.tally(endings)
             // The budget: one second's trickle to start, a fifth of a retry per call, ten a second.
             let seconds = Double(elapsed.components.seconds) + 1
-            let allowedRetries = Int(budget.minimumPerSecond + budget.ratio * Double(Self.calls) + budget.minimumPerSecond * seconds)
+            let allowedRetries = Int(
+                budget.minimumPerSecond + budget.ratio * Double(Self.calls) + budget.minimumPerSecond * seconds)
             let requests = server.requestCount
-            print("CHAOS-REPORT calls=\(Self.calls) requests=\(requests) allowed=\(Self.calls + allowedRetries) "
-                + "elapsed=\(elapsed) endings=\(kinds.sorted { $0.key < $1.key }) stops=\(stops.sorted { $0.key < $1.key })")
+            print(
+                "CHAOS-REPORT calls=\(Self.calls) requests=\(requests) allowed=\(Self.calls + allowedRetries) "
+                    + "elapsed=\(elapsed) endings=\(kinds.sorted { $0.key < $1.key }) stops=\(stops.sorted { $0.key < $1.key })"
+            )
             #expect(requests <= Self.calls + allowedRetries)
             #expect(kinds["value", default: 0] > 0)
             #expect(kinds["cancelled", default: 0] > 0)

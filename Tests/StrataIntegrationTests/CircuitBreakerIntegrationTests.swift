@@ -15,10 +15,11 @@ import Testing
                 // under ThreadSanitizer on a loaded machine.
                 let policy = CircuitBreakerPolicy(consecutiveFailures: 3, breakDuration: .seconds(1))
                 let networker = Networker(transport: transport, middleware: [CircuitBreakerMiddleware(policy: policy)])
-                let unavailable = Endpoint<Data>(RequestDescription(route: FixedURLRoute(target: server.url(for: .unavailable))))
+                let unavailable = Endpoint<Data>(
+                    RequestDescription(route: FixedURLRoute(target: server.url(for: .unavailable))))
                 let ok = Endpoint<Data>(RequestDescription(route: FixedURLRoute(target: server.url(for: .ok))))
 
-                for _ in 0 ..< 3 {
+                for _ in 0..<3 {
                     let error = await #expect(throws: StrataError.self) { try await networker.send(unavailable) }
                     #expect(error?.status?.code == 503)
                 }
@@ -42,7 +43,8 @@ import Testing
                 _ = try await networker.send(ok)
                 _ = try await networker.send(ok)
                 #expect(server.requestCount == 5)
-                let failing = server.url(for: .unavailable).path, healthy = server.url(for: .ok).path
+                let failing = server.url(for: .unavailable).path
+                let healthy = server.url(for: .ok).path
                 #expect(server.requests.map(\.path) == [failing, failing, failing, healthy, healthy])
             }
         }

@@ -27,9 +27,12 @@ struct DemoServerFeedTests {
             #expect(first.body == #"{"id":1,"posts":["Welcome to feed 1"],"revision":1}"#)
 
             // The weak comparison of RFC 9110 §13.1.2, over a list, and `*`.
-            for (ifNoneMatch, status) in [(#""feed-1-r1""#, 304), (#"W/"feed-1-r1""#, 304), (#""x", "feed-1-r1""#, 304),
-                                          ("*", 304), (#""feed-1-r2""#, 200), ("feed-1-r1", 200), ("", 200)] {
-                let answer = try await DemoServerTests.exchange(networker, base, "/feeds/1", headers: [.ifNoneMatch: ifNoneMatch])
+            for (ifNoneMatch, status) in [
+                (#""feed-1-r1""#, 304), (#"W/"feed-1-r1""#, 304), (#""x", "feed-1-r1""#, 304),
+                ("*", 304), (#""feed-1-r2""#, 200), ("feed-1-r1", 200), ("", 200),
+            ] {
+                let answer = try await DemoServerTests.exchange(
+                    networker, base, "/feeds/1", headers: [.ifNoneMatch: ifNoneMatch])
                 #expect(answer.status == status, "If-None-Match: \(ifNoneMatch)")
                 #expect(answer.headers[.eTag] == #""feed-1-r1""#, "If-None-Match: \(ifNoneMatch)")
             }
@@ -37,7 +40,8 @@ struct DemoServerFeedTests {
             let published = try await networker.send(api.publishPost(feedID: 1))
             #expect(published.revision == 2)
             #expect(published.posts == ["Welcome to feed 1", "Post 2 of feed 1"])
-            let changed = try await DemoServerTests.exchange(networker, base, "/feeds/1", headers: [.ifNoneMatch: #""feed-1-r1""#])
+            let changed = try await DemoServerTests.exchange(
+                networker, base, "/feeds/1", headers: [.ifNoneMatch: #""feed-1-r1""#])
             #expect(changed.status == 200)
             #expect(changed.headers[.eTag] == #""feed-1-r2""#)
 
@@ -63,10 +67,12 @@ struct DemoServerFeedTests {
             let stats = try await networker.send(api.feedStats(feedID: 1))
             #expect(stats == FeedStats(requests: 2, notModified: 0, failed: 1))
 
-            for (method, path, status) in [(HTTPRequest.Method.get, "/feeds/2", 404), (.post, "/feeds/2/posts", 404),
-                                           (.put, "/feeds/2/outage", 404), (.delete, "/feeds/2/outage", 404),
-                                           (.get, "/feeds/2/stats", 404), (.get, "/feeds/abc", 400),
-                                           (.put, "/feeds/abc/outage", 400)] {
+            for (method, path, status) in [
+                (HTTPRequest.Method.get, "/feeds/2", 404), (.post, "/feeds/2/posts", 404),
+                (.put, "/feeds/2/outage", 404), (.delete, "/feeds/2/outage", 404),
+                (.get, "/feeds/2/stats", 404), (.get, "/feeds/abc", 400),
+                (.put, "/feeds/abc/outage", 400),
+            ] {
                 let answer = try await DemoServerTests.exchange(networker, base, path, method: method)
                 #expect(answer.status == status, "\(method) \(path)")
                 #expect(answer.body.hasPrefix(#"{"error":"#), "\(method) \(path)")

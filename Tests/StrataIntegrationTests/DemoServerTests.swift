@@ -13,7 +13,8 @@ struct DemoServerTests {
         _ networker: Networker, _ base: URL, _ path: String,
         method: HTTPRequest.Method = .get, headers: HTTPFields = [:], body: RequestBody? = nil
     ) async throws -> (status: Int, headers: HTTPFields, body: String) {
-        var endpoint = Endpoint<String>(RequestDescription(route: try base + path, method: method, headers: headers, body: body))
+        var endpoint = Endpoint<String>(
+            RequestDescription(route: try base + path, method: method, headers: headers, body: body))
         endpoint.validation = .acceptAll
         let response = try await networker.response(for: endpoint)
         return (response.head.status.code, response.head.headerFields, response.value)
@@ -24,20 +25,24 @@ struct DemoServerTests {
         try await DemoTransportKind.asyncHTTPClient.withServer { server, transport in
             let networker = Networker(transport: transport)
             let base = server.baseURL
-            let json = try await Self.exchange(networker, base, "/user/auth", method: .post,
-                                               body: .data(Data(#"{"login":"ann","password":"p@ss word"}"#.utf8), contentType: "application/json"))
+            let json = try await Self.exchange(
+                networker, base, "/user/auth", method: .post,
+                body: .data(Data(#"{"login":"ann","password":"p@ss word"}"#.utf8), contentType: "application/json"))
             #expect(json.status == 400)
-            let wrong = try await Self.exchange(networker, base, "/user/auth", method: .post,
-                                                body: .data(Data("login=ann&password=nope".utf8), contentType: "application/x-www-form-urlencoded"))
+            let wrong = try await Self.exchange(
+                networker, base, "/user/auth", method: .post,
+                body: .data(Data("login=ann&password=nope".utf8), contentType: "application/x-www-form-urlencoded"))
             #expect(wrong.status == 401)
-            let missing = try await Self.exchange(networker, base, "/user/auth", method: .post,
-                                                  body: .data(Data("login=ann".utf8), contentType: "application/x-www-form-urlencoded"))
+            let missing = try await Self.exchange(
+                networker, base, "/user/auth", method: .post,
+                body: .data(Data("login=ann".utf8), contentType: "application/x-www-form-urlencoded"))
             #expect(missing.status == 400)
 
             let anonymous = try await Self.exchange(networker, base, "/me")
             #expect(anonymous.status == 401)
             #expect(anonymous.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
-            let forged = try await Self.exchange(networker, base, "/me", headers: [.authorization: "Bearer demo-forged"])
+            let forged = try await Self.exchange(
+                networker, base, "/me", headers: [.authorization: "Bearer demo-forged"])
             #expect(forged.status == 401)
         }
     }
@@ -47,8 +52,10 @@ struct DemoServerTests {
         try await DemoTransportKind.urlSession.withServer { server, transport in
             let networker = Networker(transport: transport)
             let base = server.baseURL
-            for (path, status) in [("/users/abc", 400), ("/users/99", 404), ("/users?page=0", 400),
-                                   ("/photos/0", 404), ("/photos/5001", 404)] {
+            for (path, status) in [
+                ("/users/abc", 400), ("/users/99", 404), ("/users?page=0", 400),
+                ("/photos/0", 404), ("/photos/5001", 404),
+            ] {
                 let answer = try await Self.exchange(networker, base, path)
                 #expect(answer.status == status, "\(path)")
                 #expect(answer.body.hasPrefix(#"{"error":"#), "\(path)")
@@ -70,8 +77,9 @@ struct DemoServerTests {
             #expect(location == "/users/7")
             #expect(try await networker.send(api.user(id: 7)) == user)
 
-            let invalid = try await Self.exchange(networker, server.baseURL, "/user/register", method: .post,
-                                                  body: .data(Data(#"{"name":"","age":1,"type":5,"photos":[]}"#.utf8), contentType: "application/json"))
+            let invalid = try await Self.exchange(
+                networker, server.baseURL, "/user/register", method: .post,
+                body: .data(Data(#"{"name":"","age":1,"type":5,"photos":[]}"#.utf8), contentType: "application/json"))
             #expect(invalid.status == 422)
         }
     }
@@ -83,7 +91,9 @@ struct DemoServerTests {
             let api = DemoAPI(baseURL: server.baseURL)
 
             var form = MultipartFormData()
-            form.append(Data(repeating: 7, count: 5), name: "file", fileName: "semi;colon \"q\".bin", contentType: "application/x-demo")
+            form.append(
+                Data(repeating: 7, count: 5), name: "file", fileName: "semi;colon \"q\".bin",
+                contentType: "application/x-demo")
             let upload = try await networker.send(api.uploadAvatar(userID: 2, form: form))
             #expect(upload.field == "file")
             #expect(upload.filename == "semi;colon %22q%22.bin")
@@ -95,14 +105,18 @@ struct DemoServerTests {
             let note = try await networker.send(api.uploadAvatar(userID: 2, form: textOnly))
             #expect(note.field == "note" && note.filename == nil && note.bytes == 5)
 
-            let unknownUser = try await Self.exchange(networker, server.baseURL, "/users/99/avatar", method: .post, body: .multipart(form))
+            let unknownUser = try await Self.exchange(
+                networker, server.baseURL, "/users/99/avatar", method: .post, body: .multipart(form))
             #expect(unknownUser.status == 404)
-            let notMultipart = try await Self.exchange(networker, server.baseURL, "/users/1/avatar", method: .post,
-                                                       body: .data(Data("x".utf8), contentType: "text/plain"))
+            let notMultipart = try await Self.exchange(
+                networker, server.baseURL, "/users/1/avatar", method: .post,
+                body: .data(Data("x".utf8), contentType: "text/plain"))
             #expect(notMultipart.status == 400)
-            let truncated = try await Self.exchange(networker, server.baseURL, "/users/1/avatar", method: .post,
-                                                    body: .data(Data("--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nabc".utf8),
-                                                                contentType: "multipart/form-data; boundary=b"))
+            let truncated = try await Self.exchange(
+                networker, server.baseURL, "/users/1/avatar", method: .post,
+                body: .data(
+                    Data("--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nabc".utf8),
+                    contentType: "multipart/form-data; boundary=b"))
             #expect(truncated.status == 400)
         }
     }

@@ -3,8 +3,8 @@ import Strata
 import StrataAsyncHTTPClient
 import StrataDemo
 import StrataDemoServer
-import StrataURLSession
 import StrataTestSupport
+import StrataURLSession
 import Testing
 
 /// The transports the demo tour runs over.
@@ -43,10 +43,12 @@ enum DemoTransportKind: String, CaseIterable, CustomTestStringConvertible, Senda
 
 @Suite("The strata-demo tour")
 struct DemoTourTests {
-    static let ann = StrataDemo.User(name: "Ann", age: 30, type: .owner, photos: [
-        StrataDemo.Photo(id: "1-1", image: "https://img.example/ann/1.jpg"),
-        StrataDemo.Photo(id: "1-2", image: "https://img.example/ann/2.jpg"),
-    ])
+    static let ann = StrataDemo.User(
+        name: "Ann", age: 30, type: .owner,
+        photos: [
+            StrataDemo.Photo(id: "1-1", image: "https://img.example/ann/1.jpg"),
+            StrataDemo.Photo(id: "1-2", image: "https://img.example/ann/2.jpg"),
+        ])
 
     @Test("every step behaves as expected", arguments: DemoTransportKind.allCases)
     func everyStepPasses(over kind: DemoTransportKind) async throws {
@@ -120,7 +122,9 @@ struct DemoTourTests {
         // An expired token: a 401, one sign-in by the refresh, the same request answered.
         #expect(report[.tokenRefresh]?.value as? StrataDemo.User == Self.ann)
         #expect(report[.tokenRefresh]?.exchange == RecordedExchange(method: "GET", target: "/me", status: 200))
-        #expect(report[.tokenRefresh]?.summary == "401 for an expired token → 1 refresh (signed in again) → User(name: \"Ann\", photos: 2)")
+        #expect(
+            report[.tokenRefresh]?.summary
+                == "401 for an expired token → 1 refresh (signed in again) → User(name: \"Ann\", photos: 2)")
 
         // cacheThenRemote: the network; after a new post, the stored feed, then the fresh one.
         let welcome = "Welcome to feed 1"
@@ -133,9 +137,10 @@ struct DemoTourTests {
         #expect(cached.stats == FeedStats(requests: 2, notModified: 0, failed: 0))
         #expect(report[.cacheThenRemote]?.exchange == RecordedExchange(method: "GET", target: "/feeds/1", status: 200))
         let storedAge = try #require(cached.loads[1].cache?.age).components.seconds
-        #expect(report[.cacheThenRemote]?.summary == "1st: network Feed(revision: 1, posts: 1); a new post; "
-            + "2nd: cache (age \(storedAge) s, stale) Feed(revision: 1, posts: 1), then network Feed(revision: 2, posts: 2); "
-            + "server saw 2 GETs")
+        #expect(
+            report[.cacheThenRemote]?.summary == "1st: network Feed(revision: 1, posts: 1); a new post; "
+                + "2nd: cache (age \(storedAge) s, stale) Feed(revision: 1, posts: 1), then network Feed(revision: 2, posts: 2); "
+                + "server saw 2 GETs")
         // The offline fallback: the server answers 503 and the stored feed is served.
         let offline = try #require(report[.offlineFallback]?.value as? FeedLoads)
         #expect(offline.sources == [.network, .cache])
@@ -145,11 +150,13 @@ struct DemoTourTests {
         #expect(offline.stats == FeedStats(requests: 2, notModified: 0, failed: 1))
         #expect(report[.offlineFallback]?.exchange == RecordedExchange(method: "GET", target: "/feeds/2", status: 503))
         let offlineAge = try #require(offline.loads[1].cache?.age).components.seconds
-        #expect(report[.offlineFallback]?.summary == "online: network Feed(revision: 1, posts: 1); "
-            + "outage, 503 → stored copy: cache (age \(offlineAge) s, stale) Feed(revision: 1, posts: 1)")
+        #expect(
+            report[.offlineFallback]?.summary == "online: network Feed(revision: 1, posts: 1); "
+                + "outage, 503 → stored copy: cache (age \(offlineAge) s, stale) Feed(revision: 1, posts: 1)")
     }
 
-    @Test("later tours against the same server pass too; /flaky, recovered, needs no retry; each tour has its own feeds")
+    @Test(
+        "later tours against the same server pass too; /flaky, recovered, needs no retry; each tour has its own feeds")
     func repeatedToursOnSameServer() async throws {
         let reports = try await DemoTransportKind.asyncHTTPClient.withServer { server, transport in
             var reports: [TourReport] = []
@@ -167,7 +174,9 @@ struct DemoTourTests {
         let offline = reports.map { $0[.offlineFallback]?.value as? FeedLoads }
         #expect(offline.map { $0?.loads.first?.feed.id } == [2, 4, 6])
         #expect(offline.map { $0?.stats.failed } == [1, 1, 1])
-        #expect(reports.map { ($0[.cacheThenRemote]?.value as? FeedLoads)?.sources } == Array(repeating: [.network, .cache, .network], count: 3))
+        #expect(
+            reports.map { ($0[.cacheThenRemote]?.value as? FeedLoads)?.sources }
+                == Array(repeating: [.network, .cache, .network], count: 3))
     }
 
     @Test("a tour against a server that is not there fails, step by step, with transport errors")

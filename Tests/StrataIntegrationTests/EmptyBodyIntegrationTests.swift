@@ -32,7 +32,8 @@ import Testing
     ) async throws {
         try await TestServer.with { server in
             try await kind.with { transport in
-                try await body(Networker(transport: transport), RequestDescription(route: server.baseURL.appending(path: path)))
+                try await body(
+                    Networker(transport: transport), RequestDescription(route: server.baseURL.appending(path: path)))
             }
         }
     }
@@ -65,7 +66,9 @@ import Testing
 
             for (error, name) in zip(errors, ["Repo", "UserEntry", "User"]) {
                 #expect(error?.kind == .decoding)
-                #expect(error?.mappingError?.reason == "the response body was empty (\(status)); \(name) needs one, \(name)? accepts none")
+                #expect(
+                    error?.mappingError?.reason
+                        == "the response body was empty (\(status)); \(name) needs one, \(name)? accepts none")
             }
         }
     }

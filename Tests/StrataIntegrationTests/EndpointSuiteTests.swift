@@ -15,9 +15,10 @@ import Testing
         try await TestServer.with { server in
             try await kind.with { transport in
                 let networker = Networker(transport: transport)
-                let request = RequestDescription(route: Self.echo(server, "/echo/search?lang=en"),
-                                                 parameters: ["q": "a b&c", "tags": ["x", "y"], "page": 2] as JSON,
-                                                 encoding: .urlQuery)
+                let request = RequestDescription(
+                    route: Self.echo(server, "/echo/search?lang=en"),
+                    parameters: ["q": "a b&c", "tags": ["x", "y"], "page": 2] as JSON,
+                    encoding: .urlQuery)
                 let reply = try await networker.send(Endpoint(request, decoding: EchoReply.self))
                 #expect(reply.method == "GET")
                 #expect(reply.path == "/echo/search")
@@ -34,13 +35,18 @@ import Testing
                 let networker = Networker(transport: transport)
                 var form = MultipartFormData()
                 form.append("Ann ✓", name: "name")
-                form.append(Data((0...255).map { UInt8($0) }), name: "file", fileName: "bytes.bin", contentType: "application/octet-stream")
+                form.append(
+                    Data((0...255).map { UInt8($0) }), name: "file", fileName: "bytes.bin",
+                    contentType: "application/octet-stream")
                 let requests: [RequestDescription<EchoRoute>] = [
-                    RequestDescription(route: Self.echo(server, "/echo/json"), method: .post,
-                                       parameters: ["name": "Ann", "nested": ["emoji": "🦉", "n": 1.5]] as JSON),
-                    RequestDescription(route: Self.echo(server, "/echo/form"), method: .put,
-                                       parameters: ["login": "ann", "password": "p@ss word/é"] as JSON, encoding: .formURL),
-                    RequestDescription(route: Self.echo(server, "/echo/multipart"), method: .patch, body: .multipart(form)),
+                    RequestDescription(
+                        route: Self.echo(server, "/echo/json"), method: .post,
+                        parameters: ["name": "Ann", "nested": ["emoji": "🦉", "n": 1.5]] as JSON),
+                    RequestDescription(
+                        route: Self.echo(server, "/echo/form"), method: .put,
+                        parameters: ["login": "ann", "password": "p@ss word/é"] as JSON, encoding: .formURL),
+                    RequestDescription(
+                        route: Self.echo(server, "/echo/multipart"), method: .patch, body: .multipart(form)),
                 ]
                 for request in requests {
                     let endpoint = Endpoint(request, decoding: EchoReply.self)
@@ -59,15 +65,19 @@ import Testing
     func headersFromRequestAndMiddleware(_ kind: TransportKind) async throws {
         try await TestServer.with { server in
             try await kind.with { transport in
-                let networker = Networker(transport: transport, middleware: [
-                    HeadersMiddleware([.userAgent: "Strata-Tests/1", .accept: "application/json"]),
-                    HeadersMiddleware.bearerToken { "t0k3n" },
-                ])
+                let networker = Networker(
+                    transport: transport,
+                    middleware: [
+                        HeadersMiddleware([.userAgent: "Strata-Tests/1", .accept: "application/json"]),
+                        HeadersMiddleware.bearerToken { "t0k3n" },
+                    ])
                 var headers = HTTPFields()
                 headers[.accept] = "application/vnd.strata+json"
                 headers[HTTPField.Name("X-Trace")!] = "abc"
-                let reply = try await networker.send(Endpoint(
-                    RequestDescription(route: Self.echo(server, "/echo/h"), headers: headers), decoding: EchoReply.self))
+                let reply = try await networker.send(
+                    Endpoint(
+                        RequestDescription(route: Self.echo(server, "/echo/h"), headers: headers),
+                        decoding: EchoReply.self))
                 #expect(reply.headers["user-agent"] == "Strata-Tests/1")
                 #expect(reply.headers["accept"] == "application/vnd.strata+json")
                 #expect(reply.headers["authorization"] == "Bearer t0k3n")
@@ -81,11 +91,13 @@ import Testing
         try await TestServer.with { server in
             try await kind.with { transport in
                 let networker = Networker(transport: transport)
-                let noContent = try await networker.response(for: Endpoint<Void>(RequestDescription(route: Self.echo(server, "/status/204"))))
+                let noContent = try await networker.response(
+                    for: Endpoint<Void>(RequestDescription(route: Self.echo(server, "/status/204"))))
                 #expect(noContent.head.status.code == 204)
                 #expect(noContent.body.isEmpty)
                 for code in [404, 500] {
-                    let endpoint = Endpoint(RequestDescription(route: Self.echo(server, "/status/\(code)")), model: User.self)
+                    let endpoint = Endpoint(
+                        RequestDescription(route: Self.echo(server, "/status/\(code)")), model: User.self)
                     let error = await #expect(throws: StrataError.self) { try await networker.send(endpoint) }
                     #expect(error?.kind == .unacceptableStatus)
                     #expect(error?.status?.code == code)
@@ -103,7 +115,8 @@ import Testing
             try await kind.with { transport in
                 let networker = Networker(transport: transport)
                 let error = await #expect(throws: StrataError.self) {
-                    try await networker.send(Endpoint(RequestDescription(route: Self.echo(server, "/text")), model: User.self))
+                    try await networker.send(
+                        Endpoint(RequestDescription(route: Self.echo(server, "/text")), model: User.self))
                 }
                 #expect(error?.kind == .decoding)
                 #expect(error?.mappingError?.typeName.hasSuffix("UserEntry") == true)
@@ -183,11 +196,16 @@ import Testing
         try await TestServer.with { server in
             try await kind.with { transport in
                 let networker = Networker(transport: transport)
-                let user = try await networker.send(Endpoint(RequestDescription(route: Self.echo(server, "/json/user/42")), model: User.self))
-                #expect(user == User(name: "User 42", age: 30, type: .owner, photos: [
-                    Photo(id: "42-1", image: "https://img.example/42/1.jpg"),
-                    Photo(id: "42-2", image: "https://img.example/42/2.jpg"),
-                ]))
+                let user = try await networker.send(
+                    Endpoint(RequestDescription(route: Self.echo(server, "/json/user/42")), model: User.self))
+                #expect(
+                    user
+                        == User(
+                            name: "User 42", age: 30, type: .owner,
+                            photos: [
+                                Photo(id: "42-1", image: "https://img.example/42/1.jpg"),
+                                Photo(id: "42-2", image: "https://img.example/42/2.jpg"),
+                            ]))
             }
         }
     }

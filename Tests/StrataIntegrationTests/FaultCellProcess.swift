@@ -93,7 +93,9 @@ enum FaultCellProcess {
 /// The side of ``FaultCellProcess`` that runs in the child process; skipped anywhere else.
 @Suite("Fault cell in a child process")
 struct FaultCellChildTests {
-    @Test(.enabled(if: FaultCellProcess.requestedCell != nil, "runs only in a child process of TransportFaultMemoryTests"))
+    @Test(
+        .enabled(if: FaultCellProcess.requestedCell != nil, "runs only in a child process of TransportFaultMemoryTests")
+    )
     func runRequestedCell() async throws {
         let pair = try #require(FaultCellProcess.requestedCell)
         let path = try #require(ProcessInfo.processInfo.environment[FaultCellProcess.reportVariable])

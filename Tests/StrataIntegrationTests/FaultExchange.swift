@@ -28,8 +28,9 @@ enum FaultExchange {
         headers: HTTPFields = [:],
         body: Data? = nil
     ) async -> (FaultObservation, elapsed: Duration) {
-        let request = RequestDescription(route: url, method: method, headers: headers,
-                                         body: body.map { .data($0, contentType: "text/plain") })
+        let request = RequestDescription(
+            route: url, method: method, headers: headers,
+            body: body.map { .data($0, contentType: "text/plain") })
         let start = ContinuousClock.now
         let result: Result<EndpointResponse<Data>, StrataError>
         do {

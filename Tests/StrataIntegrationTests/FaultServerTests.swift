@@ -10,10 +10,11 @@ import Testing
 /// and it records what it receives.
 @Suite("Fault server", .isTimed)
 struct FaultServerTests {
-    static let routes: [FaultRoute] = FaultRoute.allWithoutParameters + [
-        .chain(0), .chain(12), .redirect(status: 307, to: "/ok", withBody: false),
-        .redirect(status: 301, to: "http://127.0.0.1:9/a b?x=1&y=%20#frag", withBody: true),
-    ]
+    static let routes: [FaultRoute] =
+        FaultRoute.allWithoutParameters + [
+            .chain(0), .chain(12), .redirect(status: 307, to: "/ok", withBody: false),
+            .redirect(status: 301, to: "http://127.0.0.1:9/a b?x=1&y=%20#frag", withBody: true),
+        ]
 
     @Test(arguments: routes)
     func routeRoundTripsThroughItsTarget(_ route: FaultRoute) {
@@ -39,7 +40,8 @@ struct FaultServerTests {
     }
 
     @Test func truncatedGzipIsTheFirstHalfAndInflatesToAPrefixOnly() throws {
-        let truncated = try GzipBodies.truncated, intact = try GzipBodies.intact
+        let truncated = try GzipBodies.truncated
+        let intact = try GzipBodies.intact
         #expect(truncated.readableBytes == intact.readableBytes / 2)
         #expect(truncated == intact.getSlice(at: 0, length: truncated.readableBytes))
         // zlib inflates what there is without complaint; only the missing end of the
@@ -79,7 +81,8 @@ struct FaultServerTests {
                 #expect(server.requests.map(\.target) == ["/ok", "/ok", "/ok"])
                 #expect(server.requests.map(\.connection) == [1, 1, 1])
                 #expect(server.requests.map(\.body) == Array(repeating: Array("ping".utf8), count: 3))
-                #expect(server.requests.map { $0.value(for: "AUTHORIZATION") } == Array(repeating: "Bearer t", count: 3))
+                #expect(
+                    server.requests.map { $0.value(for: "AUTHORIZATION") } == Array(repeating: "Bearer t", count: 3))
             }
         }
     }

@@ -54,10 +54,10 @@ struct SeedPhoto: Equatable, Sendable {
 
     init(with json: JSON?) throws {
         guard let id = json?["id"]?.intValue,
-              let albumId = json?["albumId"]?.intValue,
-              let title = json?["title"]?.stringValue,
-              let url = URL(string: json?["url"]?.stringValue ?? ""),
-              let thumbnailUrl = URL(string: json?["thumbnailUrl"]?.stringValue ?? "")
+            let albumId = json?["albumId"]?.intValue,
+            let title = json?["title"]?.stringValue,
+            let url = URL(string: json?["url"]?.stringValue ?? ""),
+            let thumbnailUrl = URL(string: json?["thumbnailUrl"]?.stringValue ?? "")
         else { throw NetworkError.parse }
         self.id = Int16(id)
         self.albumId = Int16(albumId)

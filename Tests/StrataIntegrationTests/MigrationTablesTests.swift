@@ -7,10 +7,17 @@ import Testing
 /// run against a mock transport with exact expected values. A row changed in the README
 /// is changed here too.
 @Suite struct MigrationTablesTests {
-    struct User: Codable, Equatable, Sendable { let id: Int; let name: String }
+    struct User: Codable, Equatable, Sendable {
+        let id: Int
+        let name: String
+    }
     struct NewUser: Encodable, Sendable { let name: String }
     struct Signup: Encodable, Sendable { let email: String }
-    struct UserEntry: Codable, RawMappable { typealias Raw = Json; let id: Int; let name: String }
+    struct UserEntry: Codable, RawMappable {
+        typealias Raw = Json
+        let id: Int
+        let name: String
+    }
     struct AppUser: DTOConvertible, Equatable {
         let name: String
         static func from(dto: UserEntry) throws -> AppUser { AppUser(name: dto.name) }
@@ -26,7 +33,8 @@ import Testing
         }
     }
     enum RegistrationRoute: UrlRouteProvider {
-        case auth, user(String)
+        case auth
+        case user(String)
         func url() throws -> URL {
             let base = URL(string: "http://example.com")
             switch self {
@@ -53,22 +61,29 @@ import Testing
     @Test func alamofireRows() async throws {
         let networker = Networker(transport: transport, middleware: [HeadersMiddleware(["User-Agent": "MyApp/1.0"])])
         // 2. GET and decode
-        let user = try await networker.send(RequestDescription(route: "https://api.example.com/users/42"), decoding: User.self)
+        let user = try await networker.send(
+            RequestDescription(route: "https://api.example.com/users/42"), decoding: User.self)
         #expect(user == User(id: 42, name: "Ann"))
         // 3. query parameters
-        let users = try await networker.send(RequestDescription(route: url, parameters: ["q": "ann", "page": 2]), decoding: [User].self)
+        let users = try await networker.send(
+            RequestDescription(route: url, parameters: ["q": "ann", "page": 2]), decoding: [User].self)
         #expect(users == [User(id: 1, name: "Bob")])
         #expect(transport.requests.last?.head.path == "/users?page=2&q=ann")
         // 4. JSON body
-        let created = try await networker.send(RequestDescription(route: url, method: .post, parameters: NewUser(name: "Cy")), decoding: User.self)
+        let created = try await networker.send(
+            RequestDescription(route: url, method: .post, parameters: NewUser(name: "Cy")), decoding: User.self)
         #expect(created == User(id: 2, name: "Cy"))
         #expect(transport.requests.last?.body == Data(#"{"name":"Cy"}"#.utf8))
         // 5. form body
-        try await networker.send(RequestDescription(route: "https://api.example.com/signup", method: .post,
-                                                    parameters: Signup(email: "a@b.c"), encoding: .formURL))
+        try await networker.send(
+            RequestDescription(
+                route: "https://api.example.com/signup", method: .post,
+                parameters: Signup(email: "a@b.c"), encoding: .formURL))
         #expect(transport.requests.last?.body == Data("email=a%40b.c".utf8))
         // 6. headers
-        _ = try await networker.send(RequestDescription(route: "https://api.example.com/users/42", headers: ["X-Token": "abc"]), decoding: User.self)
+        _ = try await networker.send(
+            RequestDescription(route: "https://api.example.com/users/42", headers: ["X-Token": "abc"]),
+            decoding: User.self)
         #expect(transport.requests.last?.headerFields[HTTPField.Name("X-Token")!] == "abc")
         #expect(transport.requests.last?.headerFields[.userAgent] == "MyApp/1.0")
         // 7. a failed status
@@ -79,19 +94,24 @@ import Testing
         #expect(missing?.kind == .unacceptableStatus)
         #expect(try await Self.kindOfA404(networker) == .unacceptableStatus)
         // 8. timeout
-        let timed = try await networker.send(Endpoint(RequestDescription(route: "https://api.example.com/users/42"), decoding: User.self).timeout(.seconds(5)))
+        let timed = try await networker.send(
+            Endpoint(RequestDescription(route: "https://api.example.com/users/42"), decoding: User.self).timeout(
+                .seconds(5)))
         #expect(timed.id == 42)
         // 9. retries and token refresh
-        let resilient = Networker(transport: transport, middleware: [
-            RetryMiddleware(policy: RetryPolicy(maxAttempts: 3)),
-            AuthenticationMiddleware(BearerTokenProvider(BearerToken("t1"), refresh: { _ in BearerToken("t2") })),
-        ])
+        let resilient = Networker(
+            transport: transport,
+            middleware: [
+                RetryMiddleware(policy: RetryPolicy(maxAttempts: 3)),
+                AuthenticationMiddleware(BearerTokenProvider(BearerToken("t1"), refresh: { _ in BearerToken("t2") })),
+            ])
         _ = try await resilient.send(RequestDescription(route: "https://api.example.com/users/42"), decoding: User.self)
         #expect(transport.requests.last?.headerFields[.authorization] == "Bearer t1")
         // 10. multipart upload
         var form = MultipartFormData()
         form.append(Data([1, 2, 3]), name: "photo", fileName: "p.jpg", contentType: "image/jpeg")
-        _ = try await networker.send(RequestDescription(route: url, method: .post, body: .multipart(form)), decoding: User.self)
+        _ = try await networker.send(
+            RequestDescription(route: url, method: .post, body: .multipart(form)), decoding: User.self)
         #expect(transport.requests.last?.headerFields[.contentType] == "multipart/form-data; boundary=\(form.boundary)")
     }
 
@@ -99,8 +119,9 @@ import Testing
     /// `Issue.record` inside the `do` crashes the 6.3.1 compiler in a test, so it lives here.)
     static func kindOfA404(_ networker: Networker) async throws -> StrataError.Kind? {
         do {
-            _ = try await networker.send(RequestDescription(route: "https://api.example.com/missing"), decoding: User.self)
-        } catch where error.status == 404 {
+            _ = try await networker.send(
+                RequestDescription(route: "https://api.example.com/missing"), decoding: User.self)
+        } catch  where error.status == 404 {
             return error.kind
         }
         return nil
@@ -116,7 +137,9 @@ import Testing
         }
         #expect(loaded == User(id: 3, name: "ann"))
         // async, query encoding
-        let user = try await networker.send(RequestDescription(route: GitHub.user("ann"), parameters: ["tab": "repos"], encoding: .urlQuery), decoding: User.self)
+        let user = try await networker.send(
+            RequestDescription(route: GitHub.user("ann"), parameters: ["tab": "repos"], encoding: .urlQuery),
+            decoding: User.self)
         #expect(user.name == "ann")
         #expect(transport.requests.last?.head.path == "/users/ann?tab=repos")
         // cancellation
@@ -127,10 +150,13 @@ import Testing
 
     @Test func nodeKitRows() async throws {
         let networker = Networker(transport: transport)
-        let user = try await networker.send(RequestDescription(route: RegistrationRoute.user("7")), decoding: AppUser.self)
+        let user = try await networker.send(
+            RequestDescription(route: RegistrationRoute.user("7")), decoding: AppUser.self)
         #expect(user == AppUser(name: "Dee"))
-        let signedIn = try await networker.send(try RequestDescription(route: RegistrationRoute.auth, model: AppUser(name: "Eve"),
-                                                                      headers: ["X-Client": "ios"]), decoding: AppUser.self)
+        let signedIn = try await networker.send(
+            try RequestDescription(
+                route: RegistrationRoute.auth, model: AppUser(name: "Eve"),
+                headers: ["X-Client": "ios"]), decoding: AppUser.self)
         #expect(signedIn == AppUser(name: "Eve"))
         #expect(transport.requests.last?.body == Data(#"{"id":0,"name":"Eve"}"#.utf8))
         #expect(transport.requests.last?.headerFields[HTTPField.Name("X-Client")!] == "ios")

@@ -29,7 +29,8 @@ struct RequestIDMiddleware: Middleware {
         let mock = MockTransport()
         mock.stub(.get, "/ping", with: .json(["ok": true]))
         let networker = Networker(transport: mock, middleware: [RequestIDMiddleware()])
-        let reply = try await networker.send(Endpoint<JSON>(RequestDescription(route: try URL(string: "http://x.io") + "/ping")))
+        let reply = try await networker.send(
+            Endpoint<JSON>(RequestDescription(route: try URL(string: "http://x.io") + "/ping")))
         #expect(reply == ["ok": true])
         #expect(mock.requests.first?.headerFields[HTTPField.Name("X-Request-ID")!] == "1")
         // The other libraries' types of the old names are still there, and distinct.
@@ -43,8 +44,9 @@ struct RequestIDMiddleware: Middleware {
     @Test func formEncoderNextToHummingbird() throws {
         struct Filter: Encodable, Sendable { let tagList: [String] }
         let encoding = ParametersEncoding.formURL(URLEncodedFormEncoder(keyEncoding: .convertToSnakeCase))
-        let request = RequestDescription(route: "https://x.io/f", method: .post, parameters: Filter(tagList: ["a"]),
-                                         encoding: encoding)
+        let request = RequestDescription(
+            route: "https://x.io/f", method: .post, parameters: Filter(tagList: ["a"]),
+            encoding: encoding)
         #expect(try request.encoded().body?.bufferedData == Data("tag_list%5B%5D=a".utf8))
         let bare = URLEncodedFormEncoder()
         #expect(String(reflecting: type(of: bare)) == "Hummingbird.URLEncodedFormEncoder")

@@ -51,8 +51,10 @@ extension StrataError {
 struct TagStep: Middleware {
     var boundsItsWaits: Bool { true }
 
-    func intercept(_ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
-                   next: MiddlewareNext) async throws -> (HTTPResponse, MessageBody?) {
+    func intercept(
+        _ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
+        next: MiddlewareNext
+    ) async throws -> (HTTPResponse, MessageBody?) {
         guard let tag = context.values[TagKey.self] else { return try await next(request, body, context) }
         var context = context
         context.values[StampKey.self] = "stamped-\(tag)"
@@ -67,8 +69,10 @@ struct TagStep: Middleware {
 struct StampHeaderStep: Middleware {
     var boundsItsWaits: Bool { true }
 
-    func intercept(_ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
-                   next: MiddlewareNext) async throws -> (HTTPResponse, MessageBody?) {
+    func intercept(
+        _ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
+        next: MiddlewareNext
+    ) async throws -> (HTTPResponse, MessageBody?) {
         var request = request
         if let stamp = context.values[StampKey.self] { request.headerFields[HTTPField.Name("X-Tag")!] = stamp }
         return try await next(request, body, context)
@@ -84,7 +88,9 @@ struct TaskNotingTransport: Transport {
 
     var enforcesDeadline: Bool { base.enforcesDeadline }
 
-    func send(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> (HTTPResponse, MessageBody?) {
+    func send(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> (
+        HTTPResponse, MessageBody?
+    ) {
         let current = withUnsafeCurrentTask { $0 }
         sentInline.withLock { $0.append(current != nil && current == callerTask()) }
         return try await base.send(request, body: body, deadline: deadline)
@@ -97,7 +103,8 @@ struct TaskNotingTransport: Transport {
         try await TestServer.with { server in
             try await kind.with { transport in
                 let networker = Networker(transport: transport, middleware: [TagStep(), StampHeaderStep()])
-                let echo = Endpoint(RequestDescription(route: try server.baseURL + "echo/tagged"), decoding: EchoReply.self)
+                let echo = Endpoint(
+                    RequestDescription(route: try server.baseURL + "echo/tagged"), decoding: EchoReply.self)
 
                 let tagged = try await networker.response(for: echo.tag("x"))
                 #expect(tagged.value.headers["x-tag"] == "stamped-x")
@@ -108,8 +115,10 @@ struct TaskNotingTransport: Transport {
                 #expect(untagged.tag == nil)
 
                 // The option survives `map`; the record reaches the error, and its description.
-                let missing = Endpoint(RequestDescription(route: try server.baseURL + "status/404"), decoding: EchoReply.self)
-                    .map { $0.path }.tag("y")
+                let missing = Endpoint(
+                    RequestDescription(route: try server.baseURL + "status/404"), decoding: EchoReply.self
+                )
+                .map { $0.path }.tag("y")
                 let error = await #expect(throws: StrataError.self) { try await networker.send(missing) }
                 #expect(error?.kind == .unacceptableStatus)
                 #expect(error?.tag == TagRecord(sent: "y", status: 404))
@@ -122,15 +131,20 @@ struct TaskNotingTransport: Transport {
         try await TestServer.with { server in
             try await TransportKind.asyncHTTPClient.with { transport in
                 struct Unbounded: Middleware {
-                    func intercept(_ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
-                                   next: MiddlewareNext) async throws -> (HTTPResponse, MessageBody?) {
+                    func intercept(
+                        _ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
+                        next: MiddlewareNext
+                    ) async throws -> (HTTPResponse, MessageBody?) {
                         try await next(request, body, context)
                     }
                 }
                 let caller = Locked<UnsafeCurrentTask?>(nil)
                 let sentInline = Locked<[Bool]>([])
-                let noting = TaskNotingTransport(base: transport, callerTask: { caller.withLock { $0 } }, sentInline: sentInline)
-                let endpoint = Endpoint(RequestDescription(route: try server.baseURL + "echo/inline"), decoding: EchoReply.self).tag("z")
+                let noting = TaskNotingTransport(
+                    base: transport, callerTask: { caller.withLock { $0 } }, sentInline: sentInline)
+                let endpoint = Endpoint(
+                    RequestDescription(route: try server.baseURL + "echo/inline"), decoding: EchoReply.self
+                ).tag("z")
                 for middleware in [[TagStep(), StampHeaderStep()], [TagStep(), Unbounded()]] as [[any Middleware]] {
                     let networker = Networker(transport: noting, middleware: middleware)
                     caller.withLock { $0 = withUnsafeCurrentTask { $0 } }

@@ -58,7 +58,7 @@ final class PeakRSSSampler: @unchecked Sendable {
         defer { try? handle.close() }
         let status = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "")
+            let kilobytes = Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "")
         else { return nil }
         return kilobytes * 1024
     }

@@ -15,15 +15,17 @@ import Testing
         let fields: [String]
     }
 
-    static let problem = Problem(code: "invalid", detail: String(repeating: "too short; ", count: 170),
-                                 fields: (1...20).map { "field\($0)" })
+    static let problem = Problem(
+        code: "invalid", detail: String(repeating: "too short; ", count: 170),
+        fields: (1...20).map { "field\($0)" })
 
     /// `POST /problem`: a 422 whose JSON body is over 2 KB.
     static func addProblemRoute(_ router: Router<BasicRequestContext>) {
         router.post("problem") { _, _ in
             let json = try JSONEncoder().encode(Self.problem)
-            return Response(status: .unprocessableContent, headers: [.contentType: "application/json"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: json)))
+            return Response(
+                status: .unprocessableContent, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(bytes: json)))
         }
     }
 
@@ -32,8 +34,11 @@ import Testing
         try await TestServer.with(configure: Self.addProblemRoute) { server in
             try await kind.with { transport in
                 let route = EchoRoute(baseURL: server.baseURL, path: "/problem")
-                let endpoint = Endpoint<JSON>(RequestDescription(route: route, method: .post, parameters: ["name": ""] as JSON))
-                let error = await #expect(throws: StrataError.self) { try await Networker(transport: transport).send(endpoint) }
+                let endpoint = Endpoint<JSON>(
+                    RequestDescription(route: route, method: .post, parameters: ["name": ""] as JSON))
+                let error = await #expect(throws: StrataError.self) {
+                    try await Networker(transport: transport).send(endpoint)
+                }
                 #expect(error?.kind == .unacceptableStatus)
                 #expect(error?.status?.code == 422)
                 #expect((error?.body?.count ?? 0) > 2_000)
@@ -52,7 +57,9 @@ import Testing
                 let networker = Networker(transport: transport, configuration: configuration)
                 let start = ContinuousClock.now
                 let error = await #expect(throws: StrataError.self) {
-                    try await networker.send(Endpoint<Data>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/stall-body"))))
+                    try await networker.send(
+                        Endpoint<Data>(
+                            RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/stall-body"))))
                 }
                 #expect(ContinuousClock.now - start < .seconds(6))
                 #expect(error?.kind == .transport)
@@ -71,16 +78,18 @@ import Testing
     func aStepReadingAStalledBodyStopsAtTheDeadline(_ kind: TransportKind, _ step: String) async throws {
         try await TestServer.with { server in
             try await kind.with { transport in
-                let middleware: [any Middleware] = switch step {
-                case "retry": [RetryMiddleware(policy: RetryPolicy(maxAttempts: 3), budget: nil)]
-                case "validation": [ValidationMiddleware()]
-                default: [CacheMiddleware(store: MemoryCacheStore())]
-                }
+                let middleware: [any Middleware] =
+                    switch step {
+                    case "retry": [RetryMiddleware(policy: RetryPolicy(maxAttempts: 3), budget: nil)]
+                    case "validation": [ValidationMiddleware()]
+                    default: [CacheMiddleware(store: MemoryCacheStore())]
+                    }
                 var configuration = Networker.Configuration()
                 configuration.timeout = .seconds(1)
                 let networker = Networker(transport: transport, middleware: middleware, configuration: configuration)
                 let status = step == "cache" ? 200 : 503
-                let route = FixedURLRoute(target: URL(string: "\(server.baseURL.absoluteString)/stall-body?status=\(status)")!)
+                let route = FixedURLRoute(
+                    target: URL(string: "\(server.baseURL.absoluteString)/stall-body?status=\(status)")!)
                 let start = ContinuousClock.now
                 let error = await #expect(throws: StrataError.self) {
                     try await networker.send(Endpoint<Data>(RequestDescription(route: route)))
@@ -95,10 +104,13 @@ import Testing
     func silentServerTimesOutWaitingForTheHead(_ kind: TransportKind) async throws {
         try await TestServer.with { server in
             try await kind.with { transport in
-                var endpoint = Endpoint<Data>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/hang")))
+                var endpoint = Endpoint<Data>(
+                    RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/hang")))
                 endpoint.timeout = .milliseconds(500)
                 let start = ContinuousClock.now
-                let error = await #expect(throws: StrataError.self) { try await Networker(transport: transport).send(endpoint) }
+                let error = await #expect(throws: StrataError.self) {
+                    try await Networker(transport: transport).send(endpoint)
+                }
                 #expect(ContinuousClock.now - start < .seconds(6))
                 #expect(error?.isTimeout == true)
                 #expect(error?.phase == .awaitingHead)
@@ -109,7 +121,8 @@ import Testing
     @Test func streamedBodyOverAsyncHTTPClientStaysWithinTheDeadline() async throws {
         try await TestServer.with { server in
             try await TransportKind.asyncHTTPClient.with { transport in
-                var endpoint = Endpoint<Data>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/stall-body")))
+                var endpoint = Endpoint<Data>(
+                    RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/stall-body")))
                 endpoint.timeout = .seconds(2)
                 let (head, body) = try await Networker(transport: transport).stream(endpoint)
                 #expect(head.status == .ok)

@@ -29,8 +29,9 @@ final class RawReplyServer: Sendable {
             }
             .bind(host: "127.0.0.1", port: 0)
             .get()
-        let server = RawReplyServer(baseURL: URL(string: "http://127.0.0.1:\(channel.localAddress?.port ?? 0)")!,
-                                    channel: channel)
+        let server = RawReplyServer(
+            baseURL: URL(string: "http://127.0.0.1:\(channel.localAddress?.port ?? 0)")!,
+            channel: channel)
         do {
             let result = try await body(server)
             try await channel.close()
@@ -62,9 +63,11 @@ final class RawReplyServer: Sendable {
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             guard !replied else { return }
             received.append(contentsOf: unwrapInboundIn(data).readableBytesView)
-            guard received.count >= 4, received.indices.dropLast(3).contains(where: {
-                received[$0...$0 + 3].elementsEqual([13, 10, 13, 10])
-            }) else { return }
+            guard received.count >= 4,
+                received.indices.dropLast(3).contains(where: {
+                    received[$0...$0 + 3].elementsEqual([13, 10, 13, 10])
+                })
+            else { return }
             replied = true
             let buffer = context.channel.allocator.buffer(bytes: reply)
             let bound = NIOLoopBound(context, eventLoop: context.eventLoop)

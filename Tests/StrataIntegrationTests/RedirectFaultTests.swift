@@ -50,14 +50,28 @@ enum RedirectProbe: CaseIterable, CustomTestStringConvertible, Sendable {
     var expected: (outcome: String, followed: Int, last: String) {
         let same = "with body, Authorization, Cookie"
         switch self {
-        case .status(let code, _) where code == 307 || code == 308: return ("success · 200 · body \"ok\"", 1, "last: POST /ok, \(same)")
+        case .status(let code, _) where code == 307 || code == 308:
+            return ("success · 200 · body \"ok\"", 1, "last: POST /ok, \(same)")
         case .status: return ("success · 200 · body \"ok\"", 1, "last: GET /ok, with Authorization, Cookie")
         case .absoluteSameOrigin: return ("success · 200 · body \"ok\"", 1, "last: GET /ok, with Authorization, Cookie")
-        case .crossOrigin: return ("success · 200 · body \"ok\"", 1, "last: GET /ok on the other origin, with none of body/Authorization/Cookie")
+        case .crossOrigin:
+            return (
+                "success · 200 · body \"ok\"", 1,
+                "last: GET /ok on the other origin, with none of body/Authorization/Cookie"
+            )
         // POST /loop, then GET /loop, whose redirect to GET /loop is the loop.
-        case .loop: return ("redirect · 302 — redirect loop (to /loop after 1 redirect)", 1, "last: GET /loop, with Authorization, Cookie")
-        case .chain(let count) where count <= 10: return ("success · 200 · body \"ok\"", count + 1, "last: GET /ok, with Authorization, Cookie")
-        case .chain: return ("redirect · 302 — too many redirects (to /chain/1 after 10 redirects)", 10, "last: GET /chain/2, with Authorization, Cookie")
+        case .loop:
+            return (
+                "redirect · 302 — redirect loop (to /loop after 1 redirect)", 1,
+                "last: GET /loop, with Authorization, Cookie"
+            )
+        case .chain(let count) where count <= 10:
+            return ("success · 200 · body \"ok\"", count + 1, "last: GET /ok, with Authorization, Cookie")
+        case .chain:
+            return (
+                "redirect · 302 — too many redirects (to /chain/1 after 10 redirects)", 10,
+                "last: GET /chain/2, with Authorization, Cookie"
+            )
         }
     }
 }
@@ -80,7 +94,8 @@ struct RedirectFaultTests {
                 try await transport.with { client in
                     let url = server.url(for: probe.route(on: server, other: other))
                     let (observation, elapsed) = await FaultExchange.run(
-                        url, with: FaultExchange.networker(over: client), method: .post, headers: Self.headers, body: Self.body)
+                        url, with: FaultExchange.networker(over: client), method: .post, headers: Self.headers,
+                        body: Self.body)
                     let followed = Array(server.requests.dropFirst()) + other.requests
                     let last = Self.describe(followed.last, crossOrigin: other.requestCount > 0)
                     let expected = probe.expected
@@ -108,6 +123,7 @@ struct RedirectFaultTests {
             request.value(for: "cookie") == nil ? nil : "Cookie",
         ].compactMap { $0 }
         let origin = crossOrigin ? " on the other origin" : ""
-        return "last: \(request.method) \(request.target)\(origin), with \(carried.isEmpty ? "none of body/Authorization/Cookie" : carried.joined(separator: ", "))"
+        return
+            "last: \(request.method) \(request.target)\(origin), with \(carried.isEmpty ? "none of body/Authorization/Cookie" : carried.joined(separator: ", "))"
     }
 }

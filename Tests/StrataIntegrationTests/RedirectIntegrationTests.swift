@@ -13,12 +13,17 @@ import Testing
 
     /// `origin`'s `/redirect-to` answering `status` with `location`.
     static func redirect(_ origin: TestServer, status: Int, to location: String) -> FixedURLRoute {
-        var components = URLComponents(url: origin.baseURL.appendingPathComponent("redirect-to"), resolvingAgainstBaseURL: false)!
-        components.queryItems = [URLQueryItem(name: "status", value: "\(status)"), URLQueryItem(name: "location", value: location)]
+        var components = URLComponents(
+            url: origin.baseURL.appendingPathComponent("redirect-to"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [
+            URLQueryItem(name: "status", value: "\(status)"), URLQueryItem(name: "location", value: location),
+        ]
         return FixedURLRoute(target: components.url!)
     }
 
-    static let credentials: HTTPFields = [.authorization: "Bearer s3cret", .cookie: "session=abc", .proxyAuthorization: "Basic cA=="]
+    static let credentials: HTTPFields = [
+        .authorization: "Bearer s3cret", .cookie: "session=abc", .proxyAuthorization: "Basic cA==",
+    ]
 
     @Test(arguments: transports)
     func credentialsStayWithTheirOrigin(_ kind: TransportKind) async throws {
@@ -27,15 +32,20 @@ import Testing
                 try await kind.with { transport in
                     let networker = Networker(transport: transport)
                     for status in [301, 302, 303, 307, 308] {
-                        let cross = Self.redirect(origin, status: status, to: other.baseURL.absoluteString + "/echo/landed")
-                        let echo = try await networker.send(Endpoint(RequestDescription(route: cross, headers: Self.credentials), decoding: EchoReply.self))
+                        let cross = Self.redirect(
+                            origin, status: status, to: other.baseURL.absoluteString + "/echo/landed")
+                        let echo = try await networker.send(
+                            Endpoint(
+                                RequestDescription(route: cross, headers: Self.credentials), decoding: EchoReply.self))
                         #expect(echo.path == "/echo/landed", "\(status)")
                         #expect(echo.headers["authorization"] == nil, "\(status)")
                         #expect(echo.headers["cookie"] == nil, "\(status)")
                         #expect(echo.headers["proxy-authorization"] == nil, "\(status)")
 
                         let same = Self.redirect(origin, status: status, to: "/echo/here")
-                        let sameEcho = try await networker.send(Endpoint(RequestDescription(route: same, headers: Self.credentials), decoding: EchoReply.self))
+                        let sameEcho = try await networker.send(
+                            Endpoint(
+                                RequestDescription(route: same, headers: Self.credentials), decoding: EchoReply.self))
                         #expect(sameEcho.headers["authorization"] == "Bearer s3cret", "\(status)")
                         #expect(sameEcho.headers["cookie"] == "session=abc", "\(status)")
                     }
@@ -50,7 +60,8 @@ import Testing
             try await kind.with { transport in
                 let networker = Networker(transport: transport)
                 for (status, keeps) in [(301, false), (302, false), (303, false), (307, true), (308, true)] {
-                    var request = RequestDescription(route: Self.redirect(server, status: status, to: "/echo/target"), method: .post)
+                    var request = RequestDescription(
+                        route: Self.redirect(server, status: status, to: "/echo/target"), method: .post)
                     request.body = .data(Data("payload".utf8), contentType: "text/plain")
                     let echo = try await networker.send(Endpoint(request, decoding: EchoReply.self))
                     #expect(echo.method == (keeps ? "POST" : "GET"), "\(status)")
@@ -68,16 +79,18 @@ import Testing
                 let networker = Networker(transport: transport)
                 // `/loop` redirects to itself: the second visit is a loop.
                 let error = await #expect(throws: StrataError.self) {
-                    _ = try await networker.send(Endpoint<Data>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/loop"))))
+                    _ = try await networker.send(
+                        Endpoint<Data>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/loop"))))
                 }
                 #expect(error?.kind == .redirect)
                 #expect((error?.underlying as? RedirectError)?.kind == .loop)
 
                 // Eleven redirects in a row: one too many.
                 var target = server.baseURL.absoluteString + "/echo/end"
-                for _ in 0 ..< 11 { target = Self.redirect(server, status: 302, to: target).target.absoluteString }
+                for _ in 0..<11 { target = Self.redirect(server, status: 302, to: target).target.absoluteString }
                 let chain = await #expect(throws: StrataError.self) {
-                    _ = try await networker.send(Endpoint<Data>(RequestDescription(route: FixedURLRoute(target: URL(string: target)!))))
+                    _ = try await networker.send(
+                        Endpoint<Data>(RequestDescription(route: FixedURLRoute(target: URL(string: target)!))))
                 }
                 #expect((chain?.underlying as? RedirectError)?.kind == .tooManyRedirects)
                 #expect((chain?.underlying as? RedirectError)?.redirects == 10)

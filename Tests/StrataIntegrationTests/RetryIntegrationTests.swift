@@ -23,7 +23,9 @@ import Testing
             configuration: configuration)
     }
 
-    static func endpoint(_ server: FaultServer, _ route: FaultRoute, method: HTTPRequest.Method = .get) -> Endpoint<Data> {
+    static func endpoint(_ server: FaultServer, _ route: FaultRoute, method: HTTPRequest.Method = .get) -> Endpoint<
+        Data
+    > {
         Endpoint<Data>(RequestDescription(route: FixedURLRoute(target: server.url(for: route)), method: method))
     }
 
@@ -61,7 +63,9 @@ import Testing
         try await FaultServer.with { server in
             try await kind.with { transport in
                 let networker = Self.networker(transport, attemptTimeout: .milliseconds(300))
-                let error = await #expect(throws: StrataError.self) { try await networker.send(Self.endpoint(server, route)) }
+                let error = await #expect(throws: StrataError.self) {
+                    try await networker.send(Self.endpoint(server, route))
+                }
                 #expect(error?.kind == .transport)
                 #expect(error?.retry == RetrySummary(attempts: 3, stopReason: .attemptsExhausted))
                 #expect(server.requests.map(\.target) == Array(repeating: route.target, count: 3))
@@ -104,8 +108,14 @@ import Testing
             try await kind.with { transport in
                 let retry = RetryMiddleware(policy: RetryPolicy(maxBackoff: .milliseconds(20)))
                 let request = HTTPRequest(method: .put, url: server.url(for: .unavailable))
-                let stream = MessageBody(length: 4, streaming: AsyncStream { $0.yield(Data("data".utf8)); $0.finish() })
-                let (head, body) = try await retry.intercept(request, body: stream, context: MiddlewareContext()) { request, body, _ in
+                let stream = MessageBody(
+                    length: 4,
+                    streaming: AsyncStream {
+                        $0.yield(Data("data".utf8))
+                        $0.finish()
+                    })
+                let (head, body) = try await retry.intercept(request, body: stream, context: MiddlewareContext()) {
+                    request, body, _ in
                     try await transport.send(request, body: body, deadline: nil)
                 }
                 _ = try await body?.collect(upTo: 1 << 16)
@@ -123,9 +133,13 @@ import Testing
                 // the second can once.
                 let budget = RetryBudget(ratio: 0.5, minimumPerSecond: 0, capacity: 1)
                 let networker = Self.networker(transport, budget: budget)
-                let first = await #expect(throws: StrataError.self) { try await networker.send(Self.endpoint(server, .unavailable)) }
+                let first = await #expect(throws: StrataError.self) {
+                    try await networker.send(Self.endpoint(server, .unavailable))
+                }
                 #expect(first?.retry == RetrySummary(attempts: 1, stopReason: .budgetSpent))
-                let second = await #expect(throws: StrataError.self) { try await networker.send(Self.endpoint(server, .unavailable)) }
+                let second = await #expect(throws: StrataError.self) {
+                    try await networker.send(Self.endpoint(server, .unavailable))
+                }
                 #expect(second?.retry == RetrySummary(attempts: 2, stopReason: .budgetSpent))
                 #expect(server.requestCount == 3)
             }

@@ -36,9 +36,10 @@ struct ServerShutdownStressTests {
         for _ in 0..<Self.rounds {
             let server = try await TestServer.start()
             let port = try #require(server.baseURL.port)
-            durations.append(try await Self.shutDownUnderLoad(
-                port: port, requests: [Self.idle, Self.halfHead, Self.hang, Self.stallBody, Self.served]
-            ) { await server.shutdown() })
+            durations.append(
+                try await Self.shutDownUnderLoad(
+                    port: port, requests: [Self.idle, Self.halfHead, Self.hang, Self.stallBody, Self.served]
+                ) { await server.shutdown() })
         }
         Self.expectPrompt(durations)
     }
@@ -48,12 +49,16 @@ struct ServerShutdownStressTests {
         var durations: [Duration] = []
         for _ in 0..<Self.rounds {
             let server = try await DemoServer.start()
-            durations.append(try await Self.shutDownUnderLoad(port: server.port, requests: [
-                Self.idle,
-                "GET /users/1 HTTP/1.1\r\nHost: x\r\n",
-                "GET /users/1 HTTP/1.1\r\nHost: x\r\n\r\n",
-                "GET /flaky HTTP/1.1\r\nHost: x\r\n\r\n",
-            ]) { await server.shutdown() })
+            durations.append(
+                try await Self.shutDownUnderLoad(
+                    port: server.port,
+                    requests: [
+                        Self.idle,
+                        "GET /users/1 HTTP/1.1\r\nHost: x\r\n",
+                        "GET /users/1 HTTP/1.1\r\nHost: x\r\n\r\n",
+                        "GET /flaky HTTP/1.1\r\nHost: x\r\n\r\n",
+                    ]
+                ) { await server.shutdown() })
         }
         Self.expectPrompt(durations)
     }
@@ -71,9 +76,13 @@ struct ServerShutdownStressTests {
             let server = try await InProcessServer.start(
                 router: router, serverName: "stress", logger: logger, gracePeriod: .zero
             )
-            durations.append(try await Self.shutDownUnderLoad(port: server.port, requests: [
-                Self.idle, Self.halfHead, Self.halfBody, Self.hang, Self.stallBody, Self.served,
-            ]) { await server.shutdown() })
+            durations.append(
+                try await Self.shutDownUnderLoad(
+                    port: server.port,
+                    requests: [
+                        Self.idle, Self.halfHead, Self.halfBody, Self.hang, Self.stallBody, Self.served,
+                    ]
+                ) { await server.shutdown() })
         }
         Self.expectPrompt(durations)
     }

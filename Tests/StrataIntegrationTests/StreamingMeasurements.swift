@@ -18,7 +18,8 @@ struct StreamingMeasurements {
                     var configuration = Networker.Configuration()
                     configuration.maxResponseBodySize = 32 * 1024 * 1024
                     configuration.timeout = .seconds(3)
-                    let endpoint = Endpoint<Data>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: path)))
+                    let endpoint = Endpoint<Data>(
+                        RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: path)))
                     let memory = ProcessMemory.Watch()
                     let start = ContinuousClock.now
                     var outcome = "no error"
@@ -29,8 +30,9 @@ struct StreamingMeasurements {
                     }
                     let failedAfter = ContinuousClock.now - start
                     let ended = await probe.nextEndedWriter(within: .seconds(20))
-                    print("MEASURE \(kind) \(path): \(outcome) after \(failedAfter), peak RSS growth \(memory.growth >> 20) MiB, "
-                        + "server saw the close after \(ContinuousClock.now - start) (\(ended ?? "not seen"))")
+                    print(
+                        "MEASURE \(kind) \(path): \(outcome) after \(failedAfter), peak RSS growth \(memory.growth >> 20) MiB, "
+                            + "server saw the close after \(ContinuousClock.now - start) (\(ended ?? "not seen"))")
                 }
             }
         }
@@ -43,10 +45,12 @@ struct StreamingMeasurements {
                 try await kind.with { transport in
                     var configuration = Networker.Configuration()
                     configuration.timeout = .seconds(1)
-                    let endpoint = Endpoint<Data>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/endless/deadline")))
+                    let endpoint = Endpoint<Data>(
+                        RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/endless/deadline")))
                     let memory = ProcessMemory.Watch()
                     let start = ContinuousClock.now
-                    let (_, body) = try await Networker(transport: transport, configuration: configuration).stream(endpoint)
+                    let (_, body) = try await Networker(transport: transport, configuration: configuration).stream(
+                        endpoint)
                     var received = 0
                     var outcome = "no error"
                     do {
@@ -56,9 +60,10 @@ struct StreamingMeasurements {
                     }
                     let failedAfter = ContinuousClock.now - start
                     let ended = await probe.nextEndedWriter(within: .seconds(20))
-                    print("MEASURE \(kind) stream, 1 s deadline: \(outcome) after \(failedAfter), \(received >> 20) MiB read, "
-                        + "peak RSS growth \(memory.growth >> 20) MiB, server saw the close after \(ContinuousClock.now - start) "
-                        + "(\(ended ?? "not seen"))")
+                    print(
+                        "MEASURE \(kind) stream, 1 s deadline: \(outcome) after \(failedAfter), \(received >> 20) MiB read, "
+                            + "peak RSS growth \(memory.growth >> 20) MiB, server saw the close after \(ContinuousClock.now - start) "
+                            + "(\(ended ?? "not seen"))")
                 }
             }
         }
@@ -73,7 +78,8 @@ struct StreamingMeasurements {
                     var configuration = Networker.Configuration()
                     configuration.timeout = .seconds(3)
                     let networker = Networker(transport: transport, configuration: configuration)
-                    let flood = Endpoint<Data>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/endless/beside")))
+                    let flood = Endpoint<Data>(
+                        RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/endless/beside")))
                     let (_, body) = try await networker.stream(flood)
                     let reader = Task {
                         var received = 0
@@ -83,18 +89,23 @@ struct StreamingMeasurements {
                     var latencies: [String] = []
                     for _ in 0..<5 {
                         let start = ContinuousClock.now
-                        let small = Endpoint<Data>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/echo/small")))
+                        let small = Endpoint<Data>(
+                            RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/echo/small")))
                         do {
                             _ = try await networker.send(small)
                             latencies.append("\(ContinuousClock.now - start)")
                         } catch {
-                            latencies.append("\((error as? StrataError).map { "\($0.kind)" } ?? "\(error)") after \(ContinuousClock.now - start)")
+                            latencies.append(
+                                "\((error as? StrataError).map { "\($0.kind)" } ?? "\(error)") after \(ContinuousClock.now - start)"
+                            )
                         }
                     }
                     reader.cancel()
                     let received = await reader.value
                     _ = await probe.nextEndedWriter(within: .seconds(20))
-                    print("MEASURE \(kind) small requests beside a flood: \(latencies.joined(separator: ", ")); flood read \(received >> 20) MiB")
+                    print(
+                        "MEASURE \(kind) small requests beside a flood: \(latencies.joined(separator: ", ")); flood read \(received >> 20) MiB"
+                    )
                 }
             }
         }

@@ -32,7 +32,8 @@ extension FaultRoute {
         case .gzip: return .success(200, body: GzipBodies.text)
         case .gzipTruncated: return .transport(.malformedResponse, body)
         case .gzipBomb, .hugeLength, .endlessChunked: return .bodyTooLarge
-        case .garbage, .headerNUL, .headerControl, .headerNameControl: return .transport(.malformedResponse, .awaitingHead)
+        case .garbage, .headerNUL, .headerControl, .headerNameControl:
+            return .transport(.malformedResponse, .awaitingHead)
         case .unavailable, .unavailableNoReason: return .unavailable(body: FaultResponses.unavailableBody)
         case .redirect, .loop, .chain: return nil
         }
@@ -55,7 +56,8 @@ struct FaultPair: Hashable, Sendable, CustomStringConvertible {
     /// The cell a ``description`` names, or `nil`.
     init?(_ description: String) {
         let parts = description.split(separator: " ").map(String.init)
-        guard parts.count == 2, let fault = FaultRoute(target: parts[0]), let transport = TransportKind(rawValue: parts[1])
+        guard parts.count == 2, let fault = FaultRoute(target: parts[0]),
+            let transport = TransportKind(rawValue: parts[1])
         else { return nil }
         self.init(fault, transport)
     }
@@ -73,7 +75,7 @@ struct TransportFaultTests {
         // whatever gzip the server sends and does not notice a stream cut short inside
         // complete framing, so the bytes it could inflate arrive as a success. The transport
         // asks for `identity` by default, so only a server that compresses unasked does this.
-        FaultPair(.gzipTruncated, .urlSession),
+        FaultPair(.gzipTruncated, .urlSession)
     ]
 
     /// The transports that report an empty reason phrase where the status has a standard
@@ -113,12 +115,15 @@ struct TransportFaultTests {
                 let failures = followers.filter { $0.outcome != expected }
                 FaultExchange.report(
                     "/length-too-short, then 100 × /ok", transport.rawValue, "\(expectedFirst), then 100 × ok",
-                    "\(first), then \(100 - failures.count) × ok" + (failures.first.map { "; first failure: \($0)" } ?? ""),
+                    "\(first), then \(100 - failures.count) × ok"
+                        + (failures.first.map { "; first failure: \($0)" } ?? ""),
                     "–", "\(server.connectionCount) connections",
                     first.outcome == expectedFirst && failures.isEmpty ? "pass" : "FAIL")
                 Self.expecting(pending: Self.pendingReuseFixes.contains(transport)) {
                     #expect(first.outcome == expectedFirst)
-                    #expect(failures.isEmpty, "\(failures.count) of 100 failed; first: \(failures.first.map(String.init(describing:)) ?? "")")
+                    #expect(
+                        failures.isEmpty,
+                        "\(failures.count) of 100 failed; first: \(failures.first.map(String.init(describing:)) ?? "")")
                     #expect(server.requestCount == 101)
                 }
                 Self.checkReasonPhrases(of: [first] + followers, over: transport)
@@ -144,7 +149,9 @@ struct TransportFaultTests {
             #expect(outcome == expected, "\(pair.fault) over \(pair.transport): \(observation)")
             #expect(elapsed <= limit, "\(pair.fault) over \(pair.transport) took \(elapsed)")
             if let growth {
-                #expect(growth < memoryBound, "\(pair.fault) over \(pair.transport) grew the resident set by \(growth >> 20) MiB")
+                #expect(
+                    growth < memoryBound,
+                    "\(pair.fault) over \(pair.transport) grew the resident set by \(growth >> 20) MiB")
             }
         }
         checkReasonPhrases(of: [observation], over: pair.transport)
@@ -158,7 +165,10 @@ struct TransportFaultTests {
         guard !responses.isEmpty else { return }
         let wrong = responses.filter { $0.reasonPhrase != $0.expectedReasonPhrase }
         expecting(pending: pendingReasonPhraseFixes.contains(transport)) {
-            #expect(wrong.isEmpty, "reason phrases over \(transport): \(wrong.map { "\($0.reasonPhrase ?? "nil") for \($0.outcome.status ?? 0)" })")
+            #expect(
+                wrong.isEmpty,
+                "reason phrases over \(transport): \(wrong.map { "\($0.reasonPhrase ?? "nil") for \($0.outcome.status ?? 0)" })"
+            )
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Strata
 import StrataAsyncHTTPClient
 import StrataURLSession
+import Testing
 
 /// The real transports every network test runs over.
 enum TransportKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
@@ -28,5 +29,3 @@ enum TransportKind: String, CaseIterable, CustomTestStringConvertible, Sendable 
         }
     }
 }
-
-import Testing

@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTypes
 import Strata
-@testable import StrataURLSession
 import StrataTestServer
 import StrataTestSupport
 import Testing
+
+@testable import StrataURLSession
 
 /// Large and endless bodies over the URLSession transport, with the client limits of a
 /// careful app (32 MiB, 3 s): they fail on time, and memory stays bounded (growth of
@@ -57,10 +58,13 @@ struct URLSessionMemoryTests {
     func bodyOverTheLimitIsRefused(route: String) async throws {
         try await TestServer.withStreamingRoutes { server, probe in
             let growth = await Self.leastGrowth { attempt in
-                let endpoint = Endpoint<Data>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "\(route)/over-\(attempt)")))
+                let endpoint = Endpoint<Data>(
+                    RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "\(route)/over-\(attempt)")))
                 let memory = ProcessMemory.Watch()
                 let start = ContinuousClock.now
-                let error = await #expect(throws: StrataError.self) { try await Self.networker(Self.transport()).send(endpoint) }
+                let error = await #expect(throws: StrataError.self) {
+                    try await Self.networker(Self.transport()).send(endpoint)
+                }
                 let grown = memory.growth
                 #expect(ContinuousClock.now - start < .seconds(2))
                 #expect(error?.kind == .bodyTooLarge, "\(String(describing: error))")

@@ -2,12 +2,14 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Strata
-@testable import StrataURLSession
 import StrataTestServer
 import StrataTestSupport
 import Testing
+
+@testable import StrataURLSession
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The URLSession transport on a session it created: the head returns at once, the body
@@ -21,7 +23,8 @@ struct URLSessionStreamingTests {
 
     @Test func networkerStreamYieldsChunksBeforeTheBodyEnds() async throws {
         try await TestServer.withStreamingRoutes { server, probe in
-            var endpoint = Endpoint<Data>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/drip/yield")))
+            var endpoint = Endpoint<Data>(
+                RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/drip/yield")))
             endpoint.timeout = .seconds(10)
             let (head, body) = try await Networker(transport: transport).stream(endpoint)
             #expect(head.status == .ok)
@@ -87,7 +90,8 @@ struct URLSessionStreamingTests {
             let cancelledAt = ContinuousClock.now
             reader.cancel()
             let result = await reader.result
-            #expect(ContinuousClock.now - cancelledAt < .seconds(1))  // as for AsyncHTTPClient: "at once" on a loaded machine
+            // As for AsyncHTTPClient: "at once" on a loaded machine.
+            #expect(ContinuousClock.now - cancelledAt < .seconds(1))
             #expect(throws: CancellationError.self) { try result.get() }
             #expect(await probe.nextEndedWriter(within: .seconds(5)) == "cancelled")
         }
@@ -105,7 +109,8 @@ struct URLSessionStreamingTests {
             #expect(try await body?.collect(upTo: 1000) == Data(StreamingRoutes.movedBody.utf8))
 
             let (found, foundBody) = try await transport.send(
-                try URLSessionTransportTests.request(.get, server, "/redirect"), body: nil, deadline: .now + .seconds(10))
+                try URLSessionTransportTests.request(.get, server, "/redirect"), body: nil,
+                deadline: .now + .seconds(10))
             #expect(found.status == .found)
             #expect(found.headerFields[.location] == "/json/user/1")
             #expect(try await foundBody?.collect(upTo: 1000) == Data())
@@ -120,10 +125,10 @@ struct URLSessionStreamingTests {
             #expect(response.status == .found)
             #expect(response.headerFields[.location] == nil)
             #if canImport(FoundationNetworking)
-            // FoundationNetworking completes such a task without handing over its head or body.
-            #expect(try await body?.collect(upTo: 100) == Data())
+                // FoundationNetworking completes such a task without handing over its head or body.
+                #expect(try await body?.collect(upTo: 100) == Data())
             #else
-            #expect(try await body?.collect(upTo: 100) == Data("hello".utf8))
+                #expect(try await body?.collect(upTo: 100) == Data("hello".utf8))
             #endif
         }
     }
@@ -131,11 +136,13 @@ struct URLSessionStreamingTests {
     @Test func statusGetsItsStandardReasonPhrase() async throws {
         try await TestServer.with { server in
             let (unavailable, _) = try await transport.send(
-                try URLSessionTransportTests.request(.get, server, "/status/503"), body: nil, deadline: .now + .seconds(10))
+                try URLSessionTransportTests.request(.get, server, "/status/503"), body: nil,
+                deadline: .now + .seconds(10))
             #expect(unavailable.status.code == 503)
             #expect(unavailable.status.reasonPhrase == "Service Unavailable")
             let (ok, _) = try await transport.send(
-                try URLSessionTransportTests.request(.get, server, "/echo/ok"), body: nil, deadline: .now + .seconds(10))
+                try URLSessionTransportTests.request(.get, server, "/echo/ok"), body: nil, deadline: .now + .seconds(10)
+            )
             #expect(ok.status.reasonPhrase == "OK")
         }
     }
@@ -148,9 +155,10 @@ struct URLSessionStreamingTests {
             gzip.headerFields[.acceptEncoding] = "gzip"
             let (_, gzipBody) = try await transport.send(gzip, body: nil, deadline: .now + .seconds(10))
             #if canImport(FoundationNetworking)
-            #expect(try await URLSessionTransportTests.decodeEcho(plainBody).headers["accept-encoding"] == "identity")
+                #expect(
+                    try await URLSessionTransportTests.decodeEcho(plainBody).headers["accept-encoding"] == "identity")
             #else
-            #expect(try await URLSessionTransportTests.decodeEcho(plainBody).headers["accept-encoding"] != nil)
+                #expect(try await URLSessionTransportTests.decodeEcho(plainBody).headers["accept-encoding"] != nil)
             #endif
             #expect(try await URLSessionTransportTests.decodeEcho(gzipBody).headers["accept-encoding"] == "gzip")
         }
@@ -163,37 +171,42 @@ struct URLSessionStreamingTests {
         #expect(error.kind == .malformedResponse)
         #expect((error.underlying as? URLError) != nil)
         #if canImport(FoundationNetworking)
-        #expect(error.detail == "URLError -1002 unsupportedURL: Received HTTP/0.9 when not allowed")
-        #expect(error.description == "malformed response: URLError -1002 unsupportedURL: Received HTTP/0.9 when not allowed")
+            #expect(error.detail == "URLError -1002 unsupportedURL: Received HTTP/0.9 when not allowed")
+            #expect(
+                error.description
+                    == "malformed response: URLError -1002 unsupportedURL: Received HTTP/0.9 when not allowed")
         #endif
     }
 
     @Test func bodyShorterThanItsContentLengthIsAConnectionLost() async throws {
-        let error = try await Self.failure(reply: RawReplyServer.http("HTTP/1.1 200 OK\nContent-Length: 100\n\n0123456789"))
+        let error = try await Self.failure(
+            reply: RawReplyServer.http("HTTP/1.1 200 OK\nContent-Length: 100\n\n0123456789"))
         #expect(error.kind == .connectionLost)
         #expect(!error.description.contains("\n"))
         #if canImport(FoundationNetworking)
-        #expect(error.detail == "URLError -1 unknown: transfer closed with 90 bytes remaining to read")
+            #expect(error.detail == "URLError -1 unknown: transfer closed with 90 bytes remaining to read")
         #endif
     }
 
     @Test func brokenChunkIsAMalformedResponse() async throws {
-        let error = try await Self.failure(reply: RawReplyServer.http(
-            "HTTP/1.1 200 OK\nTransfer-Encoding: chunked\n\n5\nhello\nZZZ\nxx\n"))
+        let error = try await Self.failure(
+            reply: RawReplyServer.http(
+                "HTTP/1.1 200 OK\nTransfer-Encoding: chunked\n\n5\nhello\nZZZ\nxx\n"))
         #expect(error.kind == .malformedResponse)
         #if canImport(FoundationNetworking)
-        #expect(error.detail == "URLError -1 unknown: Illegal or missing hexadecimal sequence in chunked-encoding")
+            #expect(error.detail == "URLError -1 unknown: Illegal or missing hexadecimal sequence in chunked-encoding")
         #endif
     }
 
     @Test func bodyThatDoesNotDecodeIsAMalformedResponse() async throws {
         let garbage = [UInt8](repeating: 0xff, count: 20)
-        let reply = RawReplyServer.http("HTTP/1.1 200 OK\nContent-Encoding: gzip\nContent-Length: 30\n\n")
+        let reply =
+            RawReplyServer.http("HTTP/1.1 200 OK\nContent-Encoding: gzip\nContent-Length: 30\n\n")
             + [0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03] + garbage
         let error = try await Self.failure(reply: reply)
         #expect(error.kind == .malformedResponse)
         #if canImport(FoundationNetworking)
-        #expect(error.detail?.hasPrefix("URLError -1 unknown: Error while processing content unencoding: ") == true)
+            #expect(error.detail?.hasPrefix("URLError -1 unknown: Error while processing content unencoding: ") == true)
         #endif
     }
 
@@ -201,32 +214,33 @@ struct URLSessionStreamingTests {
         let error = try await Self.failure(reply: [])
         #expect(error.kind == .connectionLost)
         #if canImport(FoundationNetworking)
-        #expect(error.detail == "URLError -1011 badServerResponse: Empty reply from server")
+            #expect(error.detail == "URLError -1011 badServerResponse: Empty reply from server")
         #endif
     }
 
     #if canImport(FoundationNetworking)
-    /// libcurl checks the framing, not the gzip trailer: a compressed body cut short
-    /// inside complete framing arrives decoded and truncated, without an error. Why the
-    /// transport asks for `identity` on Linux; if this fails, the platform fixed it.
-    @Test func compressedBodyCutShortGoesUnnoticedOnLinux() async throws {
-        let text = Data(String(repeating: "Strata streams. ", count: 64).utf8)
-        // gzip of `text`, with the 8-byte trailer (CRC-32, size) cut off.
-        let compressed = try #require(Data(base64Encoded: Self.gzippedStreamsBase64))
-        let cut = [UInt8](compressed.dropLast(8))
-        let reply = RawReplyServer.http("HTTP/1.1 200 OK\nContent-Encoding: gzip\nContent-Length: \(cut.count)\n\n") + cut
-        try await RawReplyServer.with(reply: reply) { server in
-            var request = try URLSessionTransportTests.request(.get, server.baseURL, "/")
-            request.headerFields[.acceptEncoding] = "gzip"
-            let (head, body) = try await transport.send(request, body: nil, deadline: .now + .seconds(10))
-            #expect(head.status == .ok)
-            #expect(body?.length == nil)
-            #expect(try await body?.collect(upTo: 1 << 20) == text)
+        /// libcurl checks the framing, not the gzip trailer: a compressed body cut short
+        /// inside complete framing arrives decoded and truncated, without an error. Why the
+        /// transport asks for `identity` on Linux; if this fails, the platform fixed it.
+        @Test func compressedBodyCutShortGoesUnnoticedOnLinux() async throws {
+            let text = Data(String(repeating: "Strata streams. ", count: 64).utf8)
+            // gzip of `text`, with the 8-byte trailer (CRC-32, size) cut off.
+            let compressed = try #require(Data(base64Encoded: Self.gzippedStreamsBase64))
+            let cut = [UInt8](compressed.dropLast(8))
+            let reply =
+                RawReplyServer.http("HTTP/1.1 200 OK\nContent-Encoding: gzip\nContent-Length: \(cut.count)\n\n") + cut
+            try await RawReplyServer.with(reply: reply) { server in
+                var request = try URLSessionTransportTests.request(.get, server.baseURL, "/")
+                request.headerFields[.acceptEncoding] = "gzip"
+                let (head, body) = try await transport.send(request, body: nil, deadline: .now + .seconds(10))
+                #expect(head.status == .ok)
+                #expect(body?.length == nil)
+                #expect(try await body?.collect(upTo: 1 << 20) == text)
+            }
         }
-    }
 
-    /// `"Strata streams. "` 64 times, gzip-compressed (Python's `gzip.compress`, mtime 0).
-    static let gzippedStreamsBase64 = "H4sIAAAAAAACAwsuKUosSVQoLilKTcwt1lMIHuWP8kf5I4YPAANv5XAABAAA"
+        /// `"Strata streams. "` 64 times, gzip-compressed (Python's `gzip.compress`, mtime 0).
+        static let gzippedStreamsBase64 = "H4sIAAAAAAACAwsuKUosSVQoLilKTcwt1lMIHuWP8kf5I4YPAANv5XAABAAA"
     #endif
 
     // MARK: Helpers

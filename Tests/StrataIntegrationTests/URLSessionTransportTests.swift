@@ -2,12 +2,14 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Strata
-@testable import StrataURLSession
 import StrataTestServer
 import StrataTestSupport
 import Testing
+
+@testable import StrataURLSession
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite("URLSessionTransport against the in-process server", .isTimed)
@@ -102,7 +104,12 @@ struct URLSessionTransportTests {
     @Test func streamedBodyOverTheLimitIsRejectedBeforeSending() async throws {
         let small = URLSessionTransport(configuration: .ephemeral, streamedBodyLimit: 10)
         let request = HTTPRequest(method: .post, scheme: "http", authority: "127.0.0.1:9", path: "/")
-        let body = MessageBody(length: nil) { AsyncStream<Data> { $0.yield(Data(count: 11)); $0.finish() } }
+        let body = MessageBody(length: nil) {
+            AsyncStream<Data> {
+                $0.yield(Data(count: 11))
+                $0.finish()
+            }
+        }
         let error = try await #require(throws: TransportError.self) {
             try await small.send(request, body: body, deadline: nil)
         }
@@ -141,8 +148,9 @@ struct URLSessionTransportTests {
             #expect(body?.isReplayable == false)
             #expect(body?.length == nil)
             let data = try await body?.collect(upTo: 3072)
-            #expect(data == Data(repeating: 0, count: 1024) + Data(repeating: 1, count: 1024)
-                + Data(repeating: 2, count: 1024))
+            #expect(
+                data == Data(repeating: 0, count: 1024) + Data(repeating: 1, count: 1024)
+                    + Data(repeating: 2, count: 1024))
         }
     }
 
@@ -151,7 +159,8 @@ struct URLSessionTransportTests {
     @Test func borrowedSessionFollowsRedirectsItself() async throws {
         try await TestServer.with { server in
             let request = try Self.request(.get, server, "/redirect")
-            let (response, body) = try await URLSessionTransport(session: .shared).send(request, body: nil, deadline: nil)
+            let (response, body) = try await URLSessionTransport(session: .shared).send(
+                request, body: nil, deadline: nil)
             #expect(response.status == .ok)
             let data = try #require(body?.bufferedData)
             let user = try JSONDecoder().decode(Fixtures.UserBody.self, from: data)
@@ -215,7 +224,8 @@ struct URLSessionTransportTests {
             #expect(transport.owner.delegate?.registeredCount == 0)
 
             // The session still works after the cancelled challenge.
-            let (next, _) = try await transport.send(try Self.request(.get, server, "/echo/after"), body: nil, deadline: nil)
+            let (next, _) = try await transport.send(
+                try Self.request(.get, server, "/echo/after"), body: nil, deadline: nil)
             #expect(next.status == .ok)
         }
     }
@@ -234,7 +244,8 @@ struct URLSessionTransportTests {
     @Test func networkerThrowsUnacceptableStatusForAChallenge() async throws {
         try await TestServer.with(configure: addProtectedRoutes) { server in
             let networker = Networker(transport: transport)
-            var endpoint = Endpoint<String>(RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/protected")))
+            var endpoint = Endpoint<String>(
+                RequestDescription(route: EchoRoute(baseURL: server.baseURL, path: "/protected")))
             endpoint.timeout = .seconds(10)
             let start = ContinuousClock.now
             let error = await #expect(throws: StrataError.self) { try await networker.send(endpoint) }
@@ -310,7 +321,8 @@ struct URLSessionTransportTests {
             let cancelledAt = ContinuousClock.now
             call.cancel()
             let result = await call.result
-            #expect(ContinuousClock.now - cancelledAt < .seconds(1))  // as for AsyncHTTPClient: "at once" on a loaded machine
+            // As for AsyncHTTPClient: "at once" on a loaded machine.
+            #expect(ContinuousClock.now - cancelledAt < .seconds(1))
             #expect(throws: CancellationError.self) { try result.get() }
         }
     }
@@ -375,7 +387,9 @@ struct URLSessionTransportTests {
 
     // MARK: Helpers
 
-    static func request(_ method: HTTPRequest.Method, _ server: TestServer, _ pathAndQuery: String) throws -> HTTPRequest {
+    static func request(_ method: HTTPRequest.Method, _ server: TestServer, _ pathAndQuery: String) throws
+        -> HTTPRequest
+    {
         try request(method, server.baseURL, pathAndQuery)
     }
 
@@ -404,9 +418,10 @@ private func addProtectedRoutes(_ router: Router<BasicRequestContext>) {
     let unauthorized: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
         var request = request
         _ = try await request.collectBody(upTo: 1 << 20)
-        return Response(status: .unauthorized,
-                        headers: [.wwwAuthenticate: #"Basic realm="strata""#, .contentType: "text/plain"],
-                        body: .init(byteBuffer: ByteBuffer(string: URLSessionTransportTests.challengeBody)))
+        return Response(
+            status: .unauthorized,
+            headers: [.wwwAuthenticate: #"Basic realm="strata""#, .contentType: "text/plain"],
+            body: .init(byteBuffer: ByteBuffer(string: URLSessionTransportTests.challengeBody)))
     }
     router.get("protected", use: unauthorized)
     router.post("protected", use: unauthorized)

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 import Strata
-@testable import StrataSQLiteCache
 import Testing
+
+@testable import StrataSQLiteCache
 
 /// The SQLite store: persistence, the byte bound, schema versions, damaged and foreign
 /// files, tampered rows, concurrent use, and the cache middleware on top of it.
@@ -10,7 +11,8 @@ import Testing
     static let t0 = Date(timeIntervalSince1970: 1_700_000_000)
 
     static func temporaryPath() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-cache-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "strata-cache-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory.appendingPathComponent("cache.sqlite").path
     }
@@ -20,8 +22,9 @@ import Testing
     }
 
     static func entry(_ text: String, size: Int = 0, varied: [String: String] = [:]) -> CachedResponse {
-        CachedResponse(head: HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=60", .eTag: "\"\(text)\""]),
-                       body: Data(text.utf8) + Data(count: size), requestTime: t0, responseTime: t0 + 1, variedFields: varied)
+        CachedResponse(
+            head: HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=60", .eTag: "\"\(text)\""]),
+            body: Data(text.utf8) + Data(count: size), requestTime: t0, responseTime: t0 + 1, variedFields: varied)
     }
 
     @Test func responsesSurviveClosingAndReopening() async throws {
@@ -34,7 +37,11 @@ import Testing
         let reopened = try SQLiteCacheStore(path: path)
         #expect(reopened.recoveredFile == nil)
         let variants = try await reopened.variants(for: Self.key("/a"))
-        #expect(variants == [Self.entry("en2", varied: ["accept-language": "en"]), Self.entry("de", varied: ["accept-language": "de"])])
+        #expect(
+            variants == [
+                Self.entry("en2", varied: ["accept-language": "en"]),
+                Self.entry("de", varied: ["accept-language": "de"]),
+            ])
         #expect(try await reopened.variants(for: Self.key("/b")).isEmpty)
         try await reopened.remove(Self.key("/a"))
         #expect(try await reopened.variants(for: Self.key("/a")).isEmpty)
@@ -58,7 +65,7 @@ import Testing
     @Test func aFileOfRandomBytesIsMovedAsideAndReplaced() async throws {
         let path = try Self.temporaryPath()
         var generator = SystemRandomNumberGenerator()
-        let garbage = Data((0 ..< 10_000).map { _ in UInt8.random(in: 0 ... 255, using: &generator) })
+        let garbage = Data((0..<10_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
         try garbage.write(to: URL(fileURLWithPath: path))
         let store = try SQLiteCacheStore(path: path)
         let aside = try #require(store.recoveredFile)
@@ -70,13 +77,15 @@ import Testing
     @Test func aTruncatedFileIsMovedAsideAndNoWrongBodyIsServed() async throws {
         let path = try Self.temporaryPath()
         let store = try SQLiteCacheStore(path: path)
-        for index in 0 ..< 40 { try await store.store(Self.entry("body \(index)", size: 3000), for: Self.key("/\(index)")) }
+        for index in 0..<40 {
+            try await store.store(Self.entry("body \(index)", size: 3000), for: Self.key("/\(index)"))
+        }
         try store.close()
         let full = try Data(contentsOf: URL(fileURLWithPath: path))
         try full.prefix(full.count / 2).write(to: URL(fileURLWithPath: path))
         let reopened = try SQLiteCacheStore(path: path)
         #expect(reopened.recoveredFile != nil)
-        for index in 0 ..< 40 {
+        for index in 0..<40 {
             let variants = try await reopened.variants(for: Self.key("/\(index)"))
             #expect(variants.isEmpty || variants == [Self.entry("body \(index)", size: 3000)])
         }
@@ -85,7 +94,9 @@ import Testing
     @Test func anotherProgramsDatabaseIsMovedAsideAndAnOlderSchemaIsReset() async throws {
         let foreignPath = try Self.temporaryPath()
         let foreign = try DatabaseQueue(path: foreignPath)
-        try await foreign.write { db in try db.execute(sql: "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('keep me')") }
+        try await foreign.write { db in
+            try db.execute(sql: "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('keep me')")
+        }
         try foreign.close()
         let store = try SQLiteCacheStore(path: foreignPath)
         let aside = try #require(store.recoveredFile)
@@ -109,7 +120,8 @@ import Testing
         let store = try SQLiteCacheStore(path: path)
         try await store.store(Self.entry("genuine"), for: Self.key("/a"))
         let raw = try DatabasePool(path: path)
-        try await raw.write { db in try db.execute(sql: "UPDATE chunks SET data = ?", arguments: [Data("forged!".utf8)]) }
+        try await raw.write { db in try db.execute(sql: "UPDATE chunks SET data = ?", arguments: [Data("forged!".utf8)])
+        }
         #expect(try await store.variants(for: Self.key("/a")).isEmpty)
         #expect(try await raw.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM entries") } == 0)
         try raw.close()
@@ -127,7 +139,7 @@ import Testing
         var bytes = [UInt8](repeating: 0, count: count)
         for index in stride(from: 0, to: count, by: 8) {
             withUnsafeBytes(of: generator.next() as UInt64) { word in
-                for offset in 0 ..< min(8, count - index) { bytes[index + offset] = word[offset] }
+                for offset in 0..<min(8, count - index) { bytes[index + offset] = word[offset] }
             }
         }
         return Data(bytes)
@@ -137,12 +149,14 @@ import Testing
         let path = try Self.temporaryPath()
         let store = try SQLiteCacheStore(path: path, capacity: 4 * 1024 * 1024)
         let body = Self.randomBytes(1024 * 1024 + 3)
-        let entry = CachedResponse(head: HTTPResponse(status: .ok, headerFields: [.contentType: "application/octet-stream"]),
-                                   body: body, requestTime: Self.t0, responseTime: Self.t0 + 2, variedFields: ["accept": "*/*"])
+        let entry = CachedResponse(
+            head: HTTPResponse(status: .ok, headerFields: [.contentType: "application/octet-stream"]),
+            body: body, requestTime: Self.t0, responseTime: Self.t0 + 2, variedFields: ["accept": "*/*"])
         try await store.store(entry, for: Self.key("/big"))
         // A slice of a larger buffer (indices not starting at 0) is stored as itself.
-        let sliced = CachedResponse(head: entry.head, body: (Data([9, 9]) + body)[2...], requestTime: Self.t0,
-                                    responseTime: Self.t0 + 2, variedFields: ["accept": "text/plain"])
+        let sliced = CachedResponse(
+            head: entry.head, body: (Data([9, 9]) + body)[2...], requestTime: Self.t0,
+            responseTime: Self.t0 + 2, variedFields: ["accept": "text/plain"])
         try await store.store(sliced, for: Self.key("/big"))
         #expect(try await Self.count("chunks", in: path) == 2 * (1024 * 1024 / SQLiteCacheStore.chunkSize + 1))
         try store.close()
@@ -157,12 +171,14 @@ import Testing
         #expect(try await Self.count("chunks", in: path) == 2 * (1024 * 1024 / SQLiteCacheStore.chunkSize + 1))
     }
 
-    @Test(arguments: ["DELETE FROM chunks WHERE seq = 3",
-                      "UPDATE chunks SET data = randomblob(length(data)) WHERE seq = 2",
-                      "UPDATE chunks SET seq = 100 WHERE seq = 0",
-                      "UPDATE chunks SET data = substr(data, 1, 10) WHERE seq = 7",
-                      "UPDATE entries SET body_size = body_size - 1",
-                      "UPDATE entries SET key = 'GET https://a.test/other'"])
+    @Test(arguments: [
+        "DELETE FROM chunks WHERE seq = 3",
+        "UPDATE chunks SET data = randomblob(length(data)) WHERE seq = 2",
+        "UPDATE chunks SET seq = 100 WHERE seq = 0",
+        "UPDATE chunks SET data = substr(data, 1, 10) WHERE seq = 7",
+        "UPDATE entries SET body_size = body_size - 1",
+        "UPDATE entries SET key = 'GET https://a.test/other'",
+    ])
     func aDamagedChunkedEntryIsAMissAndIsDeleted(damage: String) async throws {
         let path = try Self.temporaryPath()
         let store = try SQLiteCacheStore(path: path, capacity: 4 * 1024 * 1024)
@@ -189,7 +205,9 @@ import Testing
         try await store.store(Self.entry("x", size: size), for: Self.key("/d"))
         #expect(try await store.size() == cost * 3)
         #expect(try await store.variants(for: Self.key("/b")).isEmpty)
-        for path in ["/a", "/c", "/d"] { #expect(try await store.variants(for: Self.key(path)) == [Self.entry("x", size: size)]) }
+        for path in ["/a", "/c", "/d"] {
+            #expect(try await store.variants(for: Self.key(path)) == [Self.entry("x", size: size)])
+        }
         #expect(try await Self.count("chunks", in: path) == 3 * 4)
         try await store.removeAll()
         #expect(try await store.size() == 0)
@@ -200,17 +218,18 @@ import Testing
         let path = try Self.temporaryPath()
         let raw = try DatabaseQueue(path: path)
         try await raw.write { db in
-            try db.execute(sql: """
-                CREATE TABLE entries (
-                    id INTEGER PRIMARY KEY, key TEXT NOT NULL, varied TEXT NOT NULL, head BLOB NOT NULL,
-                    body BLOB NOT NULL, body_hash INTEGER NOT NULL, request_time DOUBLE NOT NULL,
-                    response_time DOUBLE NOT NULL, size INTEGER NOT NULL, last_used INTEGER NOT NULL,
-                    UNIQUE (key, varied));
-                CREATE INDEX entries_last_used ON entries (last_used);
-                INSERT INTO entries VALUES (1, 'GET https://a.test/a', '{}', '{"status":200}', x'6f6c64', 0, 0, 0, 67, 1);
-                PRAGMA application_id = 1398035011;
-                PRAGMA user_version = 1;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE entries (
+                        id INTEGER PRIMARY KEY, key TEXT NOT NULL, varied TEXT NOT NULL, head BLOB NOT NULL,
+                        body BLOB NOT NULL, body_hash INTEGER NOT NULL, request_time DOUBLE NOT NULL,
+                        response_time DOUBLE NOT NULL, size INTEGER NOT NULL, last_used INTEGER NOT NULL,
+                        UNIQUE (key, varied));
+                    CREATE INDEX entries_last_used ON entries (last_used);
+                    INSERT INTO entries VALUES (1, 'GET https://a.test/a', '{}', '{"status":200}', x'6f6c64', 0, 0, 0, 67, 1);
+                    PRAGMA application_id = 1398035011;
+                    PRAGMA user_version = 1;
+                    """)
         }
         try raw.close()
         let store = try SQLiteCacheStore(path: path)
@@ -229,7 +248,7 @@ import Testing
         let first = try SQLiteCacheStore(path: path)
         let second = try SQLiteCacheStore(path: path)
         let failures = try await withThrowingTaskGroup(of: Int.self) { group in
-            for index in 0 ..< 200 {
+            for index in 0..<200 {
                 group.addTask {
                     let store = index.isMultiple(of: 2) ? first : second
                     let key = Self.key("/\(index % 20)")
@@ -241,14 +260,20 @@ import Testing
             return try await group.reduce(0, +)
         }
         #expect(failures == 0)
-        #expect(try await first.size() == Self.entry("v0", size: 500).cost * 10 + Self.entry("v10", size: 500).cost * 10)
+        #expect(
+            try await first.size() == Self.entry("v0", size: 500).cost * 10 + Self.entry("v10", size: 500).cost * 10)
     }
 
     /// A transport that answers every request with one cacheable response and counts them.
     struct CountingTransport: Transport {
         let count = Locked(0)
-        func send(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> (HTTPResponse, MessageBody?) {
-            let number = count.withLock { $0 += 1; return $0 }
+        func send(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> (
+            HTTPResponse, MessageBody?
+        ) {
+            let number = count.withLock {
+                $0 += 1
+                return $0
+            }
             return (HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=60"]), MessageBody("v\(number)"))
         }
     }
@@ -258,10 +283,12 @@ import Testing
         let transport = CountingTransport()
         let endpoint = Endpoint<String>(RequestDescription(route: "https://api.test/items"))
         do {
-            let networker = Networker(transport: transport, middleware: [CacheMiddleware(store: try SQLiteCacheStore(path: path))])
+            let networker = Networker(
+                transport: transport, middleware: [CacheMiddleware(store: try SQLiteCacheStore(path: path))])
             #expect(try await networker.send(endpoint) == "v1")
         }
-        let restarted = Networker(transport: transport, middleware: [CacheMiddleware(store: try SQLiteCacheStore(path: path))])
+        let restarted = Networker(
+            transport: transport, middleware: [CacheMiddleware(store: try SQLiteCacheStore(path: path))])
         let response = try await restarted.response(for: endpoint)
         #expect(response.value == "v1")
         #expect(response.cache?.source == .cache)

@@ -25,21 +25,29 @@ import Testing
 
                     networker.load(endpoint) { result in
 
-                        guard let photo = result.value else { print("Something went wrong!"); continuation.resume(returning: nil); return }
+                        guard let photo = result.value else {
+                            print("Something went wrong!")
+                            continuation.resume(returning: nil)
+                            return
+                        }
                         continuation.resume(returning: String(describing: photo))
                     }
 
                 } catch { continuation.resume(returning: nil) }
             }
 
-            #expect(printed == #"Photo(id: 5, albumId: 1, title: "Photo 5", url: https://img.example/p/5.jpg, thumbnailUrl: https://img.example/p/5-t.jpg)"#)
+            #expect(
+                printed
+                    == #"Photo(id: 5, albumId: 1, title: "Photo 5", url: https://img.example/p/5.jpg, thumbnailUrl: https://img.example/p/5-t.jpg)"#
+            )
         }
     }
 
     @Test func theSeedsAsyncCallReceivesThePhoto() async throws {
         try await TestServer.with { server in
             let networker = Networker()
-            let photo = try await networker.send(try Photo.single(by: 7, with: server.baseURL.appendingPathComponent("/")))
+            let photo = try await networker.send(
+                try Photo.single(by: 7, with: server.baseURL.appendingPathComponent("/")))
             #expect(photo.id == 7)
             #expect(photo.title == "Photo 7")
         }
@@ -51,15 +59,19 @@ import Testing
     @Test func parseFailuresKeepTheSeedsError() async throws {
         try await TestServer.with { server in
             let networker = Networker()
-            let wrongShape = Endpoint<Photo>(url: server.baseURL.appendingPathComponent("json/user/1"), parse: { json in
-                do { return .success(try Photo(with: json as? [String: Any])) }
-                catch let error { return .failure(error) }
-            })
+            let wrongShape = Endpoint<Photo>(
+                url: server.baseURL.appendingPathComponent("json/user/1"),
+                parse: { json in
+                    do { return .success(try Photo(with: json as? [String: Any])) } catch let error {
+                        return .failure(error)
+                    }
+                })
             let mapping = await #expect(throws: StrataError.self) { try await networker.send(wrongShape) }
             #expect(mapping?.kind == .decoding)
             #expect(mapping?.underlying as? NetworkError == .parse)
 
-            let notJSON = Endpoint<Photo>(url: server.baseURL.appendingPathComponent("text"), parse: { _ in .failure(NetworkError.parse) })
+            let notJSON = Endpoint<Photo>(
+                url: server.baseURL.appendingPathComponent("text"), parse: { _ in .failure(NetworkError.parse) })
             let decoding = await #expect(throws: StrataError.self) { try await networker.send(notJSON) }
             #expect(decoding?.kind == .decoding)
             #expect(decoding?.underlying is DecodingError)

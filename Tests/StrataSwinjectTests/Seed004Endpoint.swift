@@ -9,11 +9,11 @@ import Strata
 
 protocol Endpoint: StringServiceRoute {
 
-  var baseUrl: String { get }
+    var baseUrl: String { get }
 
-  var path: String { get }
+    var path: String { get }
 
-  func buildURL() -> String
+    func buildURL() -> String
 }
 
 // ---- end of the seed's code ----

@@ -29,8 +29,9 @@ import Testing
 
     @Test func strataEndpointIsReachedByItsModuleName() async throws {
         try await withResolvedClient { networker, _ in
-            let endpoint: Strata.Endpoint<User> = Strata.Endpoint(RequestDescription(route: UserEndpoint.user(2)),
-                                                                  decoding: User.self)
+            let endpoint: Strata.Endpoint<User> = Strata.Endpoint(
+                RequestDescription(route: UserEndpoint.user(2)),
+                decoding: User.self)
             #expect(try await networker.send(endpoint) == User(name: "User 2", age: 30))
 
             let response = try await networker.response(for: endpoint.timeout(.seconds(5)))
@@ -67,7 +68,10 @@ import Testing
 
     @Test func aPhotoRouteDecodesToo() async throws {
         try await withResolvedClient { networker, _ in
-            struct Photo: Decodable, Equatable, Sendable { let id: Int; let title: String }
+            struct Photo: Decodable, Equatable, Sendable {
+                let id: Int
+                let title: String
+            }
             let photo = try await networker.send(RequestDescription(route: UserEndpoint.photo(4)), decoding: Photo.self)
             #expect(photo == Photo(id: 4, title: "Photo 4"))
         }

@@ -29,13 +29,15 @@ func makeAppContainer() -> Container {
             let container = makeAppContainer()
             let networker = try #require(container.resolve(Networker.self))
 
-            let user = try await networker.send(RequestDescription(route: try server.baseURL + "/json/user/7"),
-                                                decoding: User.self)
+            let user = try await networker.send(
+                RequestDescription(route: try server.baseURL + "/json/user/7"),
+                decoding: User.self)
             #expect(user == User(name: "User 7", age: 30))
 
             // The registered middleware ran: the server saw its header.
-            let echo = try await networker.send(RequestDescription(route: try server.baseURL + "/echo/who"),
-                                                decoding: EchoReply.self)
+            let echo = try await networker.send(
+                RequestDescription(route: try server.baseURL + "/echo/who"),
+                decoding: EchoReply.self)
             #expect(echo.path == "/echo/who")
             #expect(echo.headers["x-client"] == "strata-swinject")
             #expect(networker.transport is URLSessionTransport)
@@ -112,17 +114,17 @@ func makeAppContainer() -> Container {
     @Test func theReadmeSnippet() async throws {
         let container = Container()
         StrataAssembly(
-            transport: { _ in URLSessionTransport() },      // any Transport: made once, shared by child containers
+            transport: { _ in URLSessionTransport() },  // any Transport: made once, shared by child containers
             middleware: { _ in [HeadersMiddleware(["X-Client": "my-app"])] },
-            configuration: Networker.Configuration()        // its coders become JSONEncoder / JSONDecoder
+            configuration: Networker.Configuration()  // its coders become JSONEncoder / JSONDecoder
         ).assemble(container: container)
-        let networker = container.resolve(Networker.self)   // built from what the container resolves
+        let networker = container.resolve(Networker.self)  // built from what the container resolves
 
         // A test (or one feature) overrides one registration in a child container.
         let mock = MockTransport()
         let child = Container(parent: container)
         child.register((any Transport).self) { _ in mock }
-        let mocked = child.resolve(Networker.self)          // same middleware and coders, the mock underneath
+        let mocked = child.resolve(Networker.self)  // same middleware and coders, the mock underneath
 
         #expect(networker?.transport is URLSessionTransport)
         #expect(mocked?.transport as? MockTransport === mock)
@@ -136,10 +138,12 @@ func makeAppContainer() -> Container {
         let made = Locked(0)
         let configuration = Networker.Configuration()
         let container = Container()
-        StrataAssembly(transport: { _ in
-            made.withLock { $0 += 1 }
-            return MockTransport()
-        }, configuration: configuration).assemble(container: container)
+        StrataAssembly(
+            transport: { _ in
+                made.withLock { $0 += 1 }
+                return MockTransport()
+            }, configuration: configuration
+        ).assemble(container: container)
 
         let first = try #require(container.resolve(Networker.self))
         let second = try #require(container.resolve(Networker.self))

@@ -18,7 +18,10 @@ public actor LoadGate {
     public func timed(_ body: @Sendable () async throws -> Void) async throws {
         while heavyRunning { await wait() }
         timedRunning += 1
-        defer { timedRunning -= 1; wakeAll() }
+        defer {
+            timedRunning -= 1
+            wakeAll()
+        }
         try await body()
     }
 
@@ -26,7 +29,10 @@ public actor LoadGate {
     public func alone(_ body: @Sendable () async throws -> Void) async throws {
         while heavyRunning || timedRunning > 0 { await wait() }
         heavyRunning = true
-        defer { heavyRunning = false; wakeAll() }
+        defer {
+            heavyRunning = false
+            wakeAll()
+        }
         try await body()
     }
 
@@ -45,7 +51,9 @@ public actor LoadGate {
 public struct LoadGateTrait: SuiteTrait, TestScoping {
     let runsAlone: Bool
 
-    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
         if runsAlone {
             try await LoadGate.shared.alone(function)
         } else {

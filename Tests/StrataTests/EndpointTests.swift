@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Testing
+
 @testable import Strata
 
 private func response(_ body: String, status: HTTPResponse.Status = .ok) -> RawResponse {
@@ -65,8 +66,10 @@ private func response(_ body: String, status: HTTPResponse.Status = .ok) -> RawR
     }
 
     @Test func requestIsInspectableWithoutNetwork() throws {
-        var endpoint = Endpoint(RequestDescription(route: RegistrationRoute.register, method: .post,
-                                                   parameters: ["b": 1, "a": 2] as JSON), decoding: JSON.self)
+        var endpoint = Endpoint(
+            RequestDescription(
+                route: RegistrationRoute.register, method: .post,
+                parameters: ["b": 1, "a": 2] as JSON), decoding: JSON.self)
         #expect(try endpoint.encoded().body?.bufferedData == Data(#"{"a":2,"b":1}"#.utf8))
         let pretty = JSONEncoder()
         pretty.outputFormatting = [.sortedKeys, .prettyPrinted]

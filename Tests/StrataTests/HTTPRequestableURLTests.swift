@@ -1,6 +1,7 @@
 import Foundation
 import StrataTesting
 import Testing
+
 @testable import Strata
 
 /// URLs whose scheme `URL` reads as `""` (`:a`): `HTTPRequest(url:)` traps on them, so

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Strata
 
 @Suite struct JSONTests {
@@ -35,7 +36,11 @@ import Testing
     @Test func codableRoundTripKeepsIntegersAndDoublesApart() throws {
         let text = #"{"big":9007199254740993,"half":0.5,"list":[1,"two",null,false],"nested":{"x":{}}}"#
         let value = try JSONDecoder().decode(JSON.self, from: Data(text.utf8))
-        #expect(value == ["big": .integer(9007199254740993), "half": 0.5, "list": [1, "two", nil, false], "nested": ["x": [:]]])
+        #expect(
+            value == [
+                "big": .integer(9_007_199_254_740_993), "half": 0.5, "list": [1, "two", nil, false],
+                "nested": ["x": [:]],
+            ])
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let again = try encoder.encode(value)

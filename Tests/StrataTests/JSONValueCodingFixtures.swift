@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Strata
 
 // Models shared by JSONValueCodingTests.
@@ -8,7 +9,8 @@ enum MediaKind: String, Codable, Equatable {
 }
 
 enum Priority: Int, Codable, Equatable {
-    case low = 1, high = 2
+    case low = 1
+    case high = 2
 }
 
 struct Size: Codable, Equatable {
@@ -37,7 +39,9 @@ struct Album: Codable, Equatable {
         name: "Trip",
         priority: .high,
         photos: [
-            AlbumPhoto(id: 1, title: "Sea", kind: .photo, tags: ["blue", "wet"], size: Size(width: 640, height: 480), rating: 4.5),
+            AlbumPhoto(
+                id: 1, title: "Sea", kind: .photo, tags: ["blue", "wet"], size: Size(width: 640, height: 480),
+                rating: 4.5),
             AlbumPhoto(id: 2, title: "Clip", kind: .video, tags: [], size: nil, rating: nil),
         ],
         counts: ["views": 10, "likes": 3],
@@ -48,8 +52,10 @@ struct Album: Codable, Equatable {
         "name": "Trip",
         "priority": 2,
         "photos": [
-            ["id": 1, "title": "Sea", "kind": "photo", "tags": ["blue", "wet"],
-             "size": ["width": 640, "height": 480], "rating": 4.5],
+            [
+                "id": 1, "title": "Sea", "kind": "photo", "tags": ["blue", "wet"],
+                "size": ["width": 640, "height": 480], "rating": 4.5,
+            ],
             ["id": 2, "title": "Clip", "kind": "video", "tags": []],
         ],
         "counts": ["views": 10, "likes": 3],
@@ -195,11 +201,13 @@ struct Handmade: Codable, Equatable {
         }
         self.list = values
         let point = try list.nestedContainer(keyedBy: Size.CodingKeys.self)
-        self.point = Size(width: try point.decode(Int.self, forKey: .width), height: try point.decode(Int.self, forKey: .height))
+        self.point = Size(
+            width: try point.decode(Int.self, forKey: .width), height: try point.decode(Int.self, forKey: .height))
         var tail = try list.nestedUnkeyedContainer()
         last = try tail.decode(String.self)
         guard try list.superDecoder().singleValueContainer().decodeNil(), list.isAtEnd else {
-            throw DecodingError.dataCorrupted(.init(codingPath: list.codingPath, debugDescription: "expected a final null"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: list.codingPath, debugDescription: "expected a final null"))
         }
         parent = try container.superDecoder().singleValueContainer().decode(String.self)
         extra = try container.superDecoder(forKey: .extra).singleValueContainer().decode(Int.self)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Strata
 
 /// The kind of a `DecodingError`, its rendered coding path (including the missing key
@@ -42,7 +43,7 @@ private func encodingFailure<T: Encodable>(
     return (CodingErrorDescription.path(context.codingPath), context.debugDescription)
 }
 
-private let date = Date(timeIntervalSince1970: 1_714_979_289) // 2024-05-06T07:08:09Z
+private let date = Date(timeIntervalSince1970: 1_714_979_289)  // 2024-05-06T07:08:09Z
 private let bytes = Data([1, 2, 255])
 
 @Suite struct JSONValueEncoderTests {
@@ -78,18 +79,24 @@ private let bytes = Data([1, 2, 255])
     @Test func nilOptionalsAreLeftOutByDefault() throws {
         #expect(try JSONValueEncoder().encode(Optionals()) == [:])
         let some = Optionals(text: "t", number: 1, small: 2, ratio: 0.5, size: Size(width: 1, height: 2), list: [])
-        #expect(try JSONValueEncoder().encode(some)
-            == ["text": "t", "number": 1, "small": 2, "ratio": 0.5, "size": ["width": 1, "height": 2], "list": []])
+        #expect(
+            try JSONValueEncoder().encode(some)
+                == ["text": "t", "number": 1, "small": 2, "ratio": 0.5, "size": ["width": 1, "height": 2], "list": []])
     }
 
     @Test func nilOptionalsAreNullWhenAskedFor() throws {
         var encoder = JSONValueEncoder()
         encoder.encodesNilOptionals = true
-        #expect(try encoder.encode(Optionals())
-            == ["text": nil, "number": nil, "small": nil, "ratio": nil, "size": nil, "list": nil])
-        #expect(try encoder.encode(Optionals(number: 3)) == ["text": nil, "number": 3, "small": nil, "ratio": nil, "size": nil, "list": nil])
-        #expect(try encoder.encode([AlbumPhoto(id: 1, title: "t", kind: .photo, tags: [])])
-            == [["id": 1, "title": "t", "kind": "photo", "tags": [], "size": nil, "rating": nil]])
+        #expect(
+            try encoder.encode(Optionals())
+                == ["text": nil, "number": nil, "small": nil, "ratio": nil, "size": nil, "list": nil])
+        #expect(
+            try encoder.encode(Optionals(number: 3)) == [
+                "text": nil, "number": 3, "small": nil, "ratio": nil, "size": nil, "list": nil,
+            ])
+        #expect(
+            try encoder.encode([AlbumPhoto(id: 1, title: "t", kind: .photo, tags: [])])
+                == [["id": 1, "title": "t", "kind": "photo", "tags": [], "size": nil, "rating": nil]])
     }
 
     @Test(arguments: [
@@ -140,7 +147,9 @@ private let bytes = Data([1, 2, 255])
         #expect(encodingFailure(Optionals(ratio: -.infinity))?.path == "ratio")
         var encoder = JSONValueEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
-        #expect(encodingFailure(Wrapper(value: Date.distantFuture.addingTimeInterval(.infinity)), encoder: encoder)?.path == "value")
+        #expect(
+            encodingFailure(Wrapper(value: Date.distantFuture.addingTimeInterval(.infinity)), encoder: encoder)?.path
+                == "value")
     }
 
     @Test func valuesThatWriteNothing() throws {
@@ -151,19 +160,22 @@ private let bytes = Data([1, 2, 255])
     }
 
     @Test func nestedContainersAndSuperEncodersKeepLaterWrites() throws {
-        let value = Handmade(title: "T", inner: "I", list: [1, 2], point: Size(width: 3, height: 4),
-                             parent: "P", extra: 5, last: "L")
-        #expect(try JSONValueEncoder().encode(value) == [
-            "title": "T",
-            "details": ["inner": "I"],
-            "list": [1, 2, ["width": 3, "height": 4], ["L"], nil],
-            "super": "P",
-            "extra": 5,
-        ])
+        let value = Handmade(
+            title: "T", inner: "I", list: [1, 2], point: Size(width: 3, height: 4),
+            parent: "P", extra: 5, last: "L")
+        #expect(
+            try JSONValueEncoder().encode(value) == [
+                "title": "T",
+                "details": ["inner": "I"],
+                "list": [1, 2, ["width": 3, "height": 4], ["L"], nil],
+                "super": "P",
+                "extra": 5,
+            ])
     }
 
     @Test func subclassesShareTheEncoderThroughSuperEncoder() throws {
-        #expect(try JSONValueEncoder().encode(Dog(name: "Rex", barks: true)) == ["barks": true, "super": ["name": "Rex"]])
+        #expect(
+            try JSONValueEncoder().encode(Dog(name: "Rex", barks: true)) == ["barks": true, "super": ["name": "Rex"]])
     }
 
     @Test func twoValuesInOneSingleValueContainerThrow() {
@@ -193,7 +205,9 @@ private let bytes = Data([1, 2, 255])
     @Test func missingAndNullOptionalsAreNil() throws {
         #expect(try JSONValueDecoder().decode(Optionals.self, from: [:]) == Optionals())
         #expect(try JSONValueDecoder().decode(Optionals.self, from: ["text": nil, "size": nil]) == Optionals())
-        #expect(decodingFailure(Optionals.self, from: ["number": "1"]) == DecodingFailure(kind: "typeMismatch", path: "number"))
+        #expect(
+            decodingFailure(Optionals.self, from: ["number": "1"])
+                == DecodingFailure(kind: "typeMismatch", path: "number"))
     }
 
     @Test func jsonDecodesAsTheSubtree() throws {
@@ -249,16 +263,21 @@ private let bytes = Data([1, 2, 255])
 
         json = Album.sampleJSON
         json["photos"] = [["id": 1, "title": "t", "kind": "photo", "tags": ["a", 2]]]
-        #expect(decodingFailure(Album.self, from: json) == DecodingFailure(kind: "typeMismatch", path: "photos[0].tags[1]"))
+        #expect(
+            decodingFailure(Album.self, from: json) == DecodingFailure(kind: "typeMismatch", path: "photos[0].tags[1]"))
 
         json["photos"] = [["id": 1, "title": nil, "kind": "photo", "tags": []]]
-        #expect(decodingFailure(Album.self, from: json) == DecodingFailure(kind: "valueNotFound", path: "photos[0].title"))
+        #expect(
+            decodingFailure(Album.self, from: json) == DecodingFailure(kind: "valueNotFound", path: "photos[0].title"))
 
         json["photos"] = [["id": 1, "title": "t", "kind": "photo", "tags": [], "size": ["width": 1, "height": "2"]]]
-        #expect(decodingFailure(Album.self, from: json) == DecodingFailure(kind: "typeMismatch", path: "photos[0].size.height"))
+        #expect(
+            decodingFailure(Album.self, from: json)
+                == DecodingFailure(kind: "typeMismatch", path: "photos[0].size.height"))
 
         json["photos"] = [["id": 1, "title": "t", "kind": "gif", "tags": []]]
-        #expect(decodingFailure(Album.self, from: json) == DecodingFailure(kind: "dataCorrupted", path: "photos[0].kind"))
+        #expect(
+            decodingFailure(Album.self, from: json) == DecodingFailure(kind: "dataCorrupted", path: "photos[0].kind"))
 
         json = Album.sampleJSON
         json["counts"] = ["views": 1.5]
@@ -268,9 +287,15 @@ private let bytes = Data([1, 2, 255])
     @Test func containersOfTheWrongKind() {
         #expect(decodingFailure(Size.self, from: nil) == DecodingFailure(kind: "valueNotFound", path: ""))
         #expect(decodingFailure(Size.self, from: [1, 2]) == DecodingFailure(kind: "typeMismatch", path: ""))
-        #expect(decodingFailure(Wrapper<Size>.self, from: ["value": nil]) == DecodingFailure(kind: "valueNotFound", path: "value"))
-        #expect(decodingFailure(Wrapper<[Int]>.self, from: ["value": ["a": 1]]) == DecodingFailure(kind: "typeMismatch", path: "value"))
-        #expect(decodingFailure(Wrapper<[Int]>.self, from: ["value": nil]) == DecodingFailure(kind: "valueNotFound", path: "value"))
+        #expect(
+            decodingFailure(Wrapper<Size>.self, from: ["value": nil])
+                == DecodingFailure(kind: "valueNotFound", path: "value"))
+        #expect(
+            decodingFailure(Wrapper<[Int]>.self, from: ["value": ["a": 1]])
+                == DecodingFailure(kind: "typeMismatch", path: "value"))
+        #expect(
+            decodingFailure(Wrapper<[Int]>.self, from: ["value": nil])
+                == DecodingFailure(kind: "valueNotFound", path: "value"))
         #expect(decodingFailure([Int].self, from: [1, nil]) == DecodingFailure(kind: "valueNotFound", path: "[1]"))
     }
 
@@ -282,8 +307,9 @@ private let bytes = Data([1, 2, 255])
                 _ = try container.decode(Int.self)
             }
         }
-        #expect(decodingFailure([String: [Pair]].self, from: ["value": [[1, 2], [3]]])
-            == DecodingFailure(kind: "valueNotFound", path: "value[1][1]"))
+        #expect(
+            decodingFailure([String: [Pair]].self, from: ["value": [[1, 2], [3]]])
+                == DecodingFailure(kind: "valueNotFound", path: "value[1][1]"))
     }
 
     @Test func containerQueries() throws {
@@ -316,7 +342,8 @@ private let bytes = Data([1, 2, 255])
                 #expect(throws: DecodingError.self) { try container.decodeNil(forKey: .z) }
             }
         }
-        let probe = try JSONValueDecoder().decode(Probe.self, from: ["a": nil, "b": 1, "list": [5, nil], "extra": true])
+        let probe = try JSONValueDecoder().decode(
+            Probe.self, from: ["a": nil, "b": 1, "list": [5, nil], "extra": true])
         #expect(probe.keys == ["a", "b", "list"])
         #expect(probe.hasA && !probe.hasZ)
         #expect(probe.aIsNil && !probe.bIsNil)
@@ -330,12 +357,14 @@ private let bytes = Data([1, 2, 255])
             "title": "T", "details": ["inner": "I"], "list": [1, 2, ["width": 3, "height": 4], ["L"], nil],
             "super": "P", "extra": 5,
         ]
-        let expected = Handmade(title: "T", inner: "I", list: [1, 2], point: Size(width: 3, height: 4),
-                                parent: "P", extra: 5, last: "L")
+        let expected = Handmade(
+            title: "T", inner: "I", list: [1, 2], point: Size(width: 3, height: 4),
+            parent: "P", extra: 5, last: "L")
         #expect(try JSONValueDecoder().decode(Handmade.self, from: json) == expected)
         let dog = try JSONValueDecoder().decode(Dog.self, from: ["barks": false, "super": ["name": "Rex"]])
         #expect(dog.name == "Rex" && !dog.barks)
-        #expect(decodingFailure(Dog.self, from: ["barks": false]) == DecodingFailure(kind: "valueNotFound", path: "super"))
+        #expect(
+            decodingFailure(Dog.self, from: ["barks": false]) == DecodingFailure(kind: "valueNotFound", path: "super"))
     }
 
     @Test(arguments: [
@@ -357,29 +386,42 @@ private let bytes = Data([1, 2, 255])
     @Test func badDatesAreDataCorrupted() {
         var decoder = JSONValueDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        #expect(decodingFailure(Wrapper<[Date]>.self, from: ["value": ["yesterday"]], decoder: decoder)
-            == DecodingFailure(kind: "dataCorrupted", path: "value[0]"))
-        #expect(decodingFailure(Wrapper<Date>.self, from: ["value": 5], decoder: decoder)
-            == DecodingFailure(kind: "typeMismatch", path: "value"))
+        #expect(
+            decodingFailure(Wrapper<[Date]>.self, from: ["value": ["yesterday"]], decoder: decoder)
+                == DecodingFailure(kind: "dataCorrupted", path: "value[0]"))
+        #expect(
+            decodingFailure(Wrapper<Date>.self, from: ["value": 5], decoder: decoder)
+                == DecodingFailure(kind: "typeMismatch", path: "value"))
         decoder.dateDecodingStrategy = .secondsSince1970
-        #expect(decodingFailure(Wrapper<Date>.self, from: ["value": "5"], decoder: decoder)
-            == DecodingFailure(kind: "typeMismatch", path: "value"))
+        #expect(
+            decodingFailure(Wrapper<Date>.self, from: ["value": "5"], decoder: decoder)
+                == DecodingFailure(kind: "typeMismatch", path: "value"))
     }
 
     @Test func dataAndURLsComeFromStrings() throws {
-        #expect(try JSONValueDecoder().decode(Stamped.self, from: ["at": 736_672_089, "blob": "AQL/"])
-            == Stamped(at: date, blob: bytes))
-        #expect(decodingFailure(Wrapper<Data>.self, from: ["value": "not base64!"])
-            == DecodingFailure(kind: "dataCorrupted", path: "value"))
-        #expect(decodingFailure(Wrapper<Data>.self, from: ["value": [1, 2]]) == DecodingFailure(kind: "typeMismatch", path: "value"))
-        #expect(try JSONValueDecoder().decode(URL.self, from: "https://example.com/a?b=1") == URL(string: "https://example.com/a?b=1"))
-        #expect(decodingFailure(Wrapper<URL>.self, from: ["value": ""]) == DecodingFailure(kind: "dataCorrupted", path: "value"))
+        #expect(
+            try JSONValueDecoder().decode(Stamped.self, from: ["at": 736_672_089, "blob": "AQL/"])
+                == Stamped(at: date, blob: bytes))
+        #expect(
+            decodingFailure(Wrapper<Data>.self, from: ["value": "not base64!"])
+                == DecodingFailure(kind: "dataCorrupted", path: "value"))
+        #expect(
+            decodingFailure(Wrapper<Data>.self, from: ["value": [1, 2]])
+                == DecodingFailure(kind: "typeMismatch", path: "value"))
+        #expect(
+            try JSONValueDecoder().decode(URL.self, from: "https://example.com/a?b=1")
+                == URL(string: "https://example.com/a?b=1"))
+        #expect(
+            decodingFailure(Wrapper<URL>.self, from: ["value": ""])
+                == DecodingFailure(kind: "dataCorrupted", path: "value"))
     }
 
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     @Test func wideIntegers() throws {
         #expect(try JSONValueDecoder().decode([Int128].self, from: [-5, 7]) == [-5, 7])
-        #expect(decodingFailure(Wrapper<UInt128>.self, from: ["value": -1]) == DecodingFailure(kind: "dataCorrupted", path: "value"))
+        #expect(
+            decodingFailure(Wrapper<UInt128>.self, from: ["value": -1])
+                == DecodingFailure(kind: "dataCorrupted", path: "value"))
     }
 }
 

@@ -31,8 +31,10 @@ import Testing
 
     @Test(arguments: [HTTPRequest.Method.get, .head, .delete])
     func queryMethodsPutParametersInTheQuery(method: HTTPRequest.Method) throws {
-        let encoded = try RequestDescription(route: "https://api.example.com/users", method: method,
-                                             parameters: Search(query: "a b", page: 1)).encoded()
+        let encoded = try RequestDescription(
+            route: "https://api.example.com/users", method: method,
+            parameters: Search(query: "a b", page: 1)
+        ).encoded()
         #expect(encoded.head.url?.absoluteString == "https://api.example.com/users?page=1&query=a%20b")
         #expect(encoded.body == nil)
         #expect(encoded.head.headerFields[.contentType] == nil)
@@ -40,16 +42,20 @@ import Testing
 
     @Test(arguments: [HTTPRequest.Method.post, .put, .patch])
     func bodyMethodsStillSendJSON(method: HTTPRequest.Method) throws {
-        let encoded = try RequestDescription(route: "https://api.example.com/users", method: method,
-                                             parameters: ["q": "swift"]).encoded()
+        let encoded = try RequestDescription(
+            route: "https://api.example.com/users", method: method,
+            parameters: ["q": "swift"]
+        ).encoded()
         #expect(encoded.head.url?.absoluteString == "https://api.example.com/users")
         #expect(Self.body(encoded) == #"{"q":"swift"}"#)
         #expect(encoded.head.headerFields[.contentType] == "application/json")
     }
 
     @Test func queryIsMergedAfterTheURLsOwnQuery() throws {
-        let encoded = try RequestDescription(route: "https://api.example.com/search?lang=en",
-                                             parameters: ["q": "swift"]).encoded()
+        let encoded = try RequestDescription(
+            route: "https://api.example.com/search?lang=en",
+            parameters: ["q": "swift"]
+        ).encoded()
         #expect(encoded.head.url?.absoluteString == "https://api.example.com/search?lang=en&q=swift")
     }
 
@@ -64,12 +70,15 @@ import Testing
     }
 
     @Test func explicitJSONOnAGetIsStillAnError() throws {
-        let request = RequestDescription(route: "https://api.example.com/users", parameters: ["q": "swift"], encoding: .json)
+        let request = RequestDescription(
+            route: "https://api.example.com/users", parameters: ["q": "swift"], encoding: .json)
         let error = #expect(throws: ParameterEncodingError.self) { try request.encoded() }
         #expect(error?.description.contains("use .urlQuery") == true)
         // DELETE may carry a body when asked for explicitly.
-        let delete = try RequestDescription(route: "https://api.example.com/users/1", method: .delete,
-                                            parameters: ["reason": "spam"], encoding: .json).encoded()
+        let delete = try RequestDescription(
+            route: "https://api.example.com/users/1", method: .delete,
+            parameters: ["reason": "spam"], encoding: .json
+        ).encoded()
         #expect(Self.body(delete) == #"{"reason":"spam"}"#)
         #expect(delete.head.url?.absoluteString == "https://api.example.com/users/1")
     }
@@ -77,13 +86,16 @@ import Testing
     @Test func getWithParametersThroughTheClient() async throws {
         let mock = MockTransport()
         mock.stub(.get, "/users", with: .json(["count": 0]))
-        let endpoint = Endpoint<JSON>(RequestDescription(route: "https://api.example.com/users",
-                                                         parameters: ["page": 2, "tags": ["a", "b"]]))
+        let endpoint = Endpoint<JSON>(
+            RequestDescription(
+                route: "https://api.example.com/users",
+                parameters: ["page": 2, "tags": ["a", "b"]]))
         let value = try await Networker(transport: mock).send(endpoint)
         #expect(value == ["count": 0])
-        #expect(mock.requests.map { $0.url?.absoluteString } == [
-            "https://api.example.com/users?page=2&tags%5B%5D=a&tags%5B%5D=b",
-        ])
+        #expect(
+            mock.requests.map { $0.url?.absoluteString } == [
+                "https://api.example.com/users?page=2&tags%5B%5D=a&tags%5B%5D=b"
+            ])
     }
 
     // MARK: 6. Key strategy for query and form parameters
@@ -123,7 +135,7 @@ import Testing
         ("a1B", "a1_b"),
         ("", ""),
         ("A", "a"),
-        ("URLProperty", "u_rl_property"),   // Foundation never splits before the first character
+        ("URLProperty", "u_rl_property"),  // Foundation never splits before the first character
     ])
     func snakeCaseMatchesJSONEncoder(key: String, expected: String) throws {
         #expect(URLEncodedFormEncoder.KeyEncoding.convertToSnakeCase.encode(key) == expected)
@@ -143,29 +155,39 @@ import Testing
         let url = "https://api.example.com/people"
 
         try await networker.send(Endpoint<Void>(RequestDescription(route: url, method: .post, parameters: person)))
-        try await networker.send(Endpoint<Void>(RequestDescription(route: url, method: .post, parameters: person,
-                                                                   encoding: .formURL)))
+        try await networker.send(
+            Endpoint<Void>(
+                RequestDescription(
+                    route: url, method: .post, parameters: person,
+                    encoding: .formURL)))
         try await networker.send(Endpoint<Void>(RequestDescription(route: url, parameters: person)))
-        try await networker.send(Endpoint<Void>(RequestDescription(
-            route: url, method: .post, parameters: person,
-            encoding: .formURL(URLEncodedFormEncoder(keyEncoding: .convertToSnakeCase)))))
-        try await networker.send(Endpoint<Void>(RequestDescription(
-            route: url, parameters: person, encoding: .urlQuery(URLEncodedFormEncoder(keyEncoding: .convertToSnakeCase)))))
+        try await networker.send(
+            Endpoint<Void>(
+                RequestDescription(
+                    route: url, method: .post, parameters: person,
+                    encoding: .formURL(URLEncodedFormEncoder(keyEncoding: .convertToSnakeCase)))))
+        try await networker.send(
+            Endpoint<Void>(
+                RequestDescription(
+                    route: url, parameters: person,
+                    encoding: .urlQuery(URLEncodedFormEncoder(keyEncoding: .convertToSnakeCase)))))
 
         let requests = mock.requests
-        #expect(requests.map(\.bodyText) == [
-            #"{"first_name":"Ann","home_address":{"street_name":"Main"}}"#,
-            "firstName=Ann&homeAddress%5BstreetName%5D=Main",
-            "",
-            "first_name=Ann&home_address%5Bstreet_name%5D=Main",
-            "",
-        ])
-        #expect(requests.map { $0.url?.query } == [
-            nil, nil,
-            "firstName=Ann&homeAddress%5BstreetName%5D=Main",
-            nil,
-            "first_name=Ann&home_address%5Bstreet_name%5D=Main",
-        ])
+        #expect(
+            requests.map(\.bodyText) == [
+                #"{"first_name":"Ann","home_address":{"street_name":"Main"}}"#,
+                "firstName=Ann&homeAddress%5BstreetName%5D=Main",
+                "",
+                "first_name=Ann&home_address%5Bstreet_name%5D=Main",
+                "",
+            ])
+        #expect(
+            requests.map { $0.url?.query } == [
+                nil, nil,
+                "firstName=Ann&homeAddress%5BstreetName%5D=Main",
+                nil,
+                "first_name=Ann&home_address%5Bstreet_name%5D=Main",
+            ])
     }
 
     // MARK: 7. Small ones
@@ -175,12 +197,14 @@ import Testing
         #expect(try request.encoded().head.url?.absoluteString == "https://api.example.com/users")
         #expect(try "http://127.0.0.1:8080/a/b?c=d".url().absoluteString == "http://127.0.0.1:8080/a/b?c=d")
         #if os(Linux)
-        // swift-foundation's `URL(string:)` escapes what a URL cannot hold.
-        #expect(try "https://x.io/100% a".url().absoluteString == "https://x.io/100%25%20a")
+            // swift-foundation's `URL(string:)` escapes what a URL cannot hold.
+            #expect(try "https://x.io/100% a".url().absoluteString == "https://x.io/100%25%20a")
         #endif
     }
 
-    @Test(arguments: ["/users", "api.example.com/users", "", "http://", "not a url", "https:///path", "mailto:ann@example.com"])
+    @Test(arguments: [
+        "/users", "api.example.com/users", "", "http://", "not a url", "https:///path", "mailto:ann@example.com",
+    ])
     func aStringThatIsNotAnAbsoluteURLFailsAtSendTime(route: String) async {
         let mock = MockTransport()
         mock.stub { _, _ in .status(.ok) }
@@ -205,11 +229,16 @@ import Testing
         mock.stub(.get, "/users/2", with: .json(["name": "Bob", "age": 40]))
         mock.stub(.get, "/users/3", with: .json(UserDTO(name: "Cy", age: 5), status: .created))
         let networker = Networker(transport: mock)
-        let first = try await networker.send(Endpoint(RequestDescription(route: "https://api.example.com/users/1"),
-                                                      decoding: UserDTO.self))
-        let second = try await networker.send(Endpoint(RequestDescription(route: "https://api.example.com/users/2"),
-                                                       decoding: UserDTO.self))
-        let third = try await networker.response(for: Endpoint<String>(RequestDescription(route: "https://api.example.com/users/3")))
+        let first = try await networker.send(
+            Endpoint(
+                RequestDescription(route: "https://api.example.com/users/1"),
+                decoding: UserDTO.self))
+        let second = try await networker.send(
+            Endpoint(
+                RequestDescription(route: "https://api.example.com/users/2"),
+                decoding: UserDTO.self))
+        let third = try await networker.response(
+            for: Endpoint<String>(RequestDescription(route: "https://api.example.com/users/3")))
         #expect(first == UserDTO(name: "Ann", age: 31))
         #expect(second == UserDTO(name: "Bob", age: 40))
         #expect(third.value == #"{"age":5,"name":"Cy"}"#)
@@ -221,7 +250,8 @@ import Testing
         let mock = MockTransport()
         mock.stub(.get, "/nan", with: .json(["value": Double.nan]))
         let error = await #expect(throws: StrataError.self) {
-            try await Networker(transport: mock).send(Endpoint<Data>(RequestDescription(route: "https://api.example.com/nan")))
+            try await Networker(transport: mock).send(
+                Endpoint<Data>(RequestDescription(route: "https://api.example.com/nan")))
         }
         #expect(error?.kind == .transport)
     }
@@ -230,7 +260,8 @@ import Testing
         let mock = MockTransport()
         mock.stub(.get, "/users/99", with: .json(["error": "no such user"], status: 404))
         do {
-            _ = try await Networker(transport: mock).send(Endpoint<JSON>(RequestDescription(route: "https://api.example.com/users/99")))
+            _ = try await Networker(transport: mock).send(
+                Endpoint<JSON>(RequestDescription(route: "https://api.example.com/users/99")))
             Issue.record("a 404 was accepted")
         } catch {
             #expect(error.status == 404)
@@ -241,8 +272,9 @@ import Testing
 
     @Test func mixedDictionaryLiteralAsParameters() throws {
         let url = try #require(URL(string: "https://api.example.com/users"))
-        let request = RequestDescription(route: url, method: .post,
-                                         parameters: ["name": "Ann", "age": 31, "tags": ["a", "b"]])
+        let request = RequestDescription(
+            route: url, method: .post,
+            parameters: ["name": "Ann", "age": 31, "tags": ["a", "b"]])
         let encoded = try request.encoded()
         #expect(Self.body(encoded) == #"{"age":31,"name":"Ann","tags":["a","b"]}"#)
         #expect(encoded.head.headerFields[.contentType] == "application/json")
@@ -250,8 +282,9 @@ import Testing
         let homogeneous = try RequestDescription(route: "https://x.io", method: .post, parameters: ["a": "b"]).encoded()
         #expect(Self.body(homogeneous) == #"{"a":"b"}"#)
         let json: JSON = ["n": 1, "s": "t"]
-        #expect(Self.body(try RequestDescription(route: "https://x.io", method: .post, parameters: json).encoded())
-            == #"{"n":1,"s":"t"}"#)
+        #expect(
+            Self.body(try RequestDescription(route: "https://x.io", method: .post, parameters: json).encoded())
+                == #"{"n":1,"s":"t"}"#)
         let none = try RequestDescription(route: "https://x.io", method: .post, parameters: nil).encoded()
         #expect(none.body == nil)
     }

@@ -2,11 +2,14 @@ import Foundation
 import HTTPTypes
 import Strata
 import Testing
+
 @testable import StrataTesting
 
 private let base = "http://example.com"
 
-private func request(_ method: HTTPRequest.Method = .get, _ target: String, headers: HTTPFields = [:]) throws -> HTTPRequest {
+private func request(_ method: HTTPRequest.Method = .get, _ target: String, headers: HTTPFields = [:]) throws
+    -> HTTPRequest
+{
     let url = try #require(URL(string: base + target))
     return HTTPRequest(method: method, url: url, headerFields: headers)
 }
@@ -130,7 +133,9 @@ private struct Teapot: Error, Sendable, Equatable {}
 
     @Test func sequencesAreServedInOrderAndTheLastRepeats() async throws {
         let mock = MockTransport()
-        mock.stub(.post, "/jobs", with: [.status(.serviceUnavailable), .failure(TransportError(.connectionLost)), .status(.created)])
+        mock.stub(
+            .post, "/jobs",
+            with: [.status(.serviceUnavailable), .failure(TransportError(.connectionLost)), .status(.created)])
         #expect(try await send(mock, "/jobs", method: .post).0.status == .serviceUnavailable)
         await #expect(throws: TransportError.self) { try await send(mock, "/jobs", method: .post) }
         #expect(try await send(mock, "/jobs", method: .post).0.status == .created)
@@ -151,8 +156,9 @@ private struct Teapot: Error, Sendable, Equatable {}
             guard request.headerFields[.authorization] == "Bearer t" else { return nil }
             return .data(body, status: .ok, contentType: "text/plain")
         }
-        let echoed = HTTPRequest(method: .post, url: try #require(URL(string: base + "/echo")),
-                                 headerFields: [.authorization: "Bearer t"])
+        let echoed = HTTPRequest(
+            method: .post, url: try #require(URL(string: base + "/echo")),
+            headerFields: [.authorization: "Bearer t"])
         let (response, body) = try await mock.send(echoed, body: MessageBody("ping"), deadline: nil)
         #expect(response.headerFields[.contentType] == "text/plain")
         #expect(try await body?.collect(upTo: 100) == Data("ping".utf8))
@@ -167,7 +173,8 @@ private struct Teapot: Error, Sendable, Equatable {}
         let encoded = try RequestDescription(
             route: try #require(URL(string: base + "/user/register?src=test")), method: .post,
             parameters: ["login": "ann", "age": 3] as JSON,
-            headers: [.accept: "application/json"]).encoded()
+            headers: [.accept: "application/json"]
+        ).encoded()
         _ = try await mock.send(encoded.head, body: encoded.body, deadline: nil)
         _ = try await send(mock, "/user/register", method: .post)
 
@@ -223,15 +230,21 @@ private struct Teapot: Error, Sendable, Equatable {}
         mock.stub(.get, "/users/:id", with: .status(.ok))
         mock.stub(.post, "/users", query: ["dry": "1"], with: .status(.ok))
         mock.stub { _, _ in nil }
-        let error = await #expect(throws: MockTransportError.self) { try await send(mock, "/users/2?force=1", method: .delete) }
-        #expect(error == .noStub(method: .delete, path: "/users/2?force=1",
-                                 registeredStubs: ["closure stub #2", "POST /users?dry=1", "GET /users/:id"]))
-        #expect(error?.description == """
-            MockTransport has no stub for DELETE /users/2?force=1. Registered stubs, latest first:
-              - closure stub #2
-              - POST /users?dry=1
-              - GET /users/:id
-            """)
+        let error = await #expect(throws: MockTransportError.self) {
+            try await send(mock, "/users/2?force=1", method: .delete)
+        }
+        #expect(
+            error
+                == .noStub(
+                    method: .delete, path: "/users/2?force=1",
+                    registeredStubs: ["closure stub #2", "POST /users?dry=1", "GET /users/:id"]))
+        #expect(
+            error?.description == """
+                MockTransport has no stub for DELETE /users/2?force=1. Registered stubs, latest first:
+                  - closure stub #2
+                  - POST /users?dry=1
+                  - GET /users/:id
+                """)
         #expect(mock.requests.count == 1)
     }
 
@@ -281,7 +294,8 @@ private struct Teapot: Error, Sendable, Equatable {}
 
     @Test func delayedErrorsWaitTheDelay() async throws {
         let mock = MockTransport()
-        mock.stub(.get, "/a", with: MockResponse.failure(TransportError(.connectionLost)).delayed(by: .milliseconds(50)))
+        mock.stub(
+            .get, "/a", with: MockResponse.failure(TransportError(.connectionLost)).delayed(by: .milliseconds(50)))
         let clock = ContinuousClock()
         let start = clock.now
         let error = await #expect(throws: TransportError.self) { try await send(mock, "/a") }
@@ -305,7 +319,8 @@ private struct Teapot: Error, Sendable, Equatable {}
     // MARK: Fixtures
 
     @Test func fixturesAreReadFromFiles() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("MockTransportTests-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "MockTransportTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("user.json")
@@ -313,7 +328,8 @@ private struct Teapot: Error, Sendable, Equatable {}
 
         let mock = MockTransport()
         mock.stub(.get, "/users/1", with: try .fixture(at: file))
-        mock.stub(.get, "/users/2", with: try .fixture(at: file, status: .accepted, contentType: "application/vnd.user+json"))
+        mock.stub(
+            .get, "/users/2", with: try .fixture(at: file, status: .accepted, contentType: "application/vnd.user+json"))
         let (response, body) = try await send(mock, "/users/1")
         #expect(response.headerFields[.contentType] == "application/json")
         #expect(body == #"{"name":"Ann"}"#)
@@ -321,7 +337,9 @@ private struct Teapot: Error, Sendable, Equatable {}
         #expect(custom.status == .accepted)
         #expect(custom.headerFields[.contentType] == "application/vnd.user+json")
 
-        #expect(throws: MockTransportError.self) { try MockResponse.fixture(at: directory.appendingPathComponent("none.json")) }
+        #expect(throws: MockTransportError.self) {
+            try MockResponse.fixture(at: directory.appendingPathComponent("none.json"))
+        }
         #expect(throws: MockTransportError.self) { try MockResponse.fixture(named: "none.json", in: .main) }
     }
 }

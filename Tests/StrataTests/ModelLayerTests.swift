@@ -1,16 +1,22 @@
 import Foundation
 import Testing
+
 @testable import Strata
 
 @Suite struct ModelLayerTests {
-    static let userJSON = #"{"name":"Ann","age":31,"type":0,"photos":[{"id":"p1","ref":"https://img/1"},{"id":"p2","ref":"https://img/2"}]}"#
+    static let userJSON =
+        #"{"name":"Ann","age":31,"type":0,"photos":[{"id":"p1","ref":"https://img/1"},{"id":"p2","ref":"https://img/2"}]}"#
 
     @Test func bytesToDTOToAppModel() throws {
         let entry = try UserEntry.decode(rawBody: Data(Self.userJSON.utf8), using: JSONDecoder())
         let user = try User.from(dto: entry)
-        #expect(user == User(name: "Ann", age: 31, type: .owner, photos: [
-            Photo(id: "p1", image: "https://img/1"), Photo(id: "p2", image: "https://img/2"),
-        ]))
+        #expect(
+            user
+                == User(
+                    name: "Ann", age: 31, type: .owner,
+                    photos: [
+                        Photo(id: "p1", image: "https://img/1"), Photo(id: "p2", image: "https://img/2"),
+                    ]))
     }
 
     @Test func rawJSONToDTOWithoutBytes() throws {

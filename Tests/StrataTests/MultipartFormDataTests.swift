@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Strata
 
 @Suite struct MultipartFormDataTests {
@@ -33,14 +34,15 @@ import Testing
     @Test func oneTextField() throws {
         var form = try makeForm()
         form.append("Ann", name: "user")
-        #expect(text(try form.encodedData()) == """
-            --TestBoundary\r
-            Content-Disposition: form-data; name="user"\r
-            \r
-            Ann\r
-            --TestBoundary--\r
+        #expect(
+            text(try form.encodedData()) == """
+                --TestBoundary\r
+                Content-Disposition: form-data; name="user"\r
+                \r
+                Ann\r
+                --TestBoundary--\r
 
-            """)
+                """)
     }
 
     @Test func severalFieldsKeepTheirOrder() throws {
@@ -48,7 +50,8 @@ import Testing
         form.append("Ann", name: "first")
         form.append("", name: "empty")
         form.append("{\"a\":1}", name: "meta", contentType: "application/json")
-        let expected = "--TestBoundary\r\n"
+        let expected =
+            "--TestBoundary\r\n"
             + "Content-Disposition: form-data; name=\"first\"\r\n\r\n"
             + "Ann\r\n"
             + "--TestBoundary\r\n"
@@ -64,10 +67,12 @@ import Testing
 
     @Test func dataPartWithFileNameAndType() throws {
         var form = try makeForm()
-        form.append(Data([0x00, 0xFF, 0x0D, 0x0A]), name: "blob", fileName: "raw.bin", contentType: "application/x-custom")
+        form.append(
+            Data([0x00, 0xFF, 0x0D, 0x0A]), name: "blob", fileName: "raw.bin", contentType: "application/x-custom")
         form.append(Data("a,b".utf8), name: "table", fileName: "Report.CSV")
         form.append(Data("x".utf8), name: "plain")
-        let expected = Data("--TestBoundary\r\n".utf8)
+        let expected =
+            Data("--TestBoundary\r\n".utf8)
             + Data("Content-Disposition: form-data; name=\"blob\"; filename=\"raw.bin\"\r\n".utf8)
             + Data("Content-Type: application/x-custom\r\n\r\n".utf8)
             + Data([0x00, 0xFF, 0x0D, 0x0A])
@@ -83,7 +88,7 @@ import Testing
     @Test func dataSlicesAreEncodedFromTheirOwnBytes() throws {
         let whole = Data("0123456789".utf8)
         var form = try makeForm()
-        form.append(whole[3 ..< 6], name: "slice")
+        form.append(whole[3..<6], name: "slice")
         #expect(text(try form.encodedData()).contains("\r\n\r\n345\r\n"))
     }
 
@@ -96,7 +101,8 @@ import Testing
         try form.append(fileAt: url, name: "attachment")
         try form.append(fileAt: url, name: "renamed", fileName: "photo.JPG")
         try form.append(fileAt: url, name: "typed", fileName: "x", contentType: "text/markdown")
-        let expected = "--TestBoundary\r\n"
+        let expected =
+            "--TestBoundary\r\n"
             + "Content-Disposition: form-data; name=\"attachment\"; filename=\"notes.txt\"\r\n"
             + "Content-Type: text/plain\r\n\r\n"
             + "hello file\n\r\n"
@@ -133,7 +139,8 @@ import Testing
         var form = try makeForm()
         form.append("日本語 ✓ 🎉", name: "naïve")
         form.append(Data("x".utf8), name: "файл", fileName: "résumé.pdf")
-        let expected = "--TestBoundary\r\n"
+        let expected =
+            "--TestBoundary\r\n"
             + "Content-Disposition: form-data; name=\"naïve\"\r\n\r\n"
             + "日本語 ✓ 🎉\r\n"
             + "--TestBoundary\r\n"
@@ -150,7 +157,8 @@ import Testing
         var form = try makeForm()
         form.append("v", name: "a\"b\r\nc\rd\ne")
         form.append(Data(), name: "f", fileName: "say \"hi\"\n.txt", contentType: "text/plain\r\nX-Injected: 1")
-        let expected = "--TestBoundary\r\n"
+        let expected =
+            "--TestBoundary\r\n"
             + "Content-Disposition: form-data; name=\"a%22b%0D%0Ac%0Dd%0Ae\"\r\n\r\n"
             + "v\r\n"
             + "--TestBoundary\r\n"
@@ -196,7 +204,7 @@ import Testing
     @Test func tinyChunksConcatenateToTheEncodedBody() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let bytes = Data((0 ..< 200 * 1024).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) })
+        let bytes = Data((0..<200 * 1024).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) })
         let url = directory.url.appendingPathComponent("large.bin")
         try bytes.write(to: url)
 
@@ -213,7 +221,7 @@ import Testing
             let chunks = try await collect(form.makeChunks(chunkSize: chunkSize))
             #expect(chunks.reduce(Data(), +) == expected, "chunk size \(chunkSize)")
             #expect(chunks.dropLast().allSatisfy { $0.count == chunkSize })
-            #expect(chunks.last.map { (1 ... chunkSize).contains($0.count) } == true)
+            #expect(chunks.last.map { (1...chunkSize).contains($0.count) } == true)
         }
         let defaultChunks = try await collect(form.makeChunks())
         #expect(defaultChunks.count == 4)
@@ -272,7 +280,9 @@ import Testing
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
         var form = try makeForm()
         try form.append(fileAt: link, name: "f")
-        #expect(text(try form.encodedData()).contains("filename=\"link.txt\"\r\nContent-Type: text/plain\r\n\r\nlinked\r\n"))
+        #expect(
+            text(try form.encodedData()).contains("filename=\"link.txt\"\r\nContent-Type: text/plain\r\n\r\nlinked\r\n")
+        )
     }
 
     @Test func aFileTruncatedAfterAppendFailsTheStream() async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Testing
+
 @testable import Strata
 
 @Suite struct MultipartRequestTests {
@@ -8,15 +9,17 @@ import Testing
         var form = try MultipartFormData(boundary: "b0undary")
         form.append("Ann", name: "name")
         form.append(Data([1, 2, 3]), name: "avatar", fileName: "a.png", contentType: "image/png")
-        let request = RequestDescription(route: RegistrationRoute.register, method: .post,
-                                         parameters: ["v": 2] as JSON, encoding: .urlQuery, body: .multipart(form))
+        let request = RequestDescription(
+            route: RegistrationRoute.register, method: .post,
+            parameters: ["v": 2] as JSON, encoding: .urlQuery, body: .multipart(form))
         let encoded = try request.encoded()
         #expect(encoded.head.url?.absoluteString == "http://example.com/user/register?v=2")
         #expect(encoded.head.headerFields[.contentType] == "multipart/form-data; boundary=b0undary")
         let body = try #require(encoded.body)
         #expect(body.isReplayable)
         #expect(body.length == form.contentLength)
-        let expected = "--b0undary\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nAnn\r\n"
+        let expected =
+            "--b0undary\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nAnn\r\n"
             + "--b0undary\r\nContent-Disposition: form-data; name=\"avatar\"; filename=\"a.png\"\r\n"
             + "Content-Type: image/png\r\n\r\n\u{1}\u{2}\u{3}\r\n--b0undary--\r\n"
         #expect(try await body.collect(upTo: 1 << 20) == Data(expected.utf8))

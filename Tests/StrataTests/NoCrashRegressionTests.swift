@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import Strata
 import HTTPTypes
 import StrataTesting
+import Testing
+
+@testable import Strata
 
 /// Inputs that used to trap the process (a Foundation precondition, SIGILL) instead of
 /// throwing or escaping: each one is now escaped into a valid URL.
@@ -45,8 +46,9 @@ import StrataTesting
         allowed.insert(charactersIn: "%#[]")
         let encoder = URLEncodedFormEncoder(allowedCharacters: allowed)
         let route = try base + "/s?lang=en"
-        let request = RequestDescription(route: route, parameters: ["q": "100%#[x]"] as JSON,
-                                         encoding: .urlQuery(encoder))
+        let request = RequestDescription(
+            route: route, parameters: ["q": "100%#[x]"] as JSON,
+            encoding: .urlQuery(encoder))
         #expect(try request.encoded().head.url?.absoluteString == "https://x.io/s?lang=en&q=100%25%23%5Bx%5D")
     }
 
@@ -59,7 +61,9 @@ import StrataTesting
 
 /// Stubs that did not match the request a route builds from the same text.
 @Suite struct MockStubMatchingRegressionTests {
-    private static func status(of target: String, stub: String, query: [String: String] = [:]) async throws -> HTTPResponse.Status? {
+    private static func status(of target: String, stub: String, query: [String: String] = [:]) async throws
+        -> HTTPResponse.Status?
+    {
         let mock = MockTransport()
         mock.stub(.get, stub, query: query, with: .status(.accepted))
         let request = HTTPRequest(method: .get, scheme: "https", authority: "x.io", path: target)

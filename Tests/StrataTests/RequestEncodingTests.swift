@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Testing
+
 @testable import Strata
 
 private func bodyString(_ request: EncodedRequest) -> String? {
@@ -9,8 +10,9 @@ private func bodyString(_ request: EncodedRequest) -> String? {
 
 @Suite struct RequestEncodingTests {
     @Test func jsonIsTheDefaultAndSetsContentType() throws {
-        let request = RequestDescription(route: RegistrationRoute.register, method: .post,
-                                         parameters: ["login": "ann", "age": 3, "tags": ["a"]] as JSON)
+        let request = RequestDescription(
+            route: RegistrationRoute.register, method: .post,
+            parameters: ["login": "ann", "age": 3, "tags": ["a"]] as JSON)
         let encoded = try request.encoded()
         #expect(encoded.head.method == .post)
         #expect(encoded.head.url?.absoluteString == "http://example.com/user/register")
@@ -20,7 +22,8 @@ private func bodyString(_ request: EncodedRequest) -> String? {
 
     @Test func encodableModelsAreParameters() throws {
         let entry = PhotoEntry(id: "p/1", ref: "r")
-        let encoded = try RequestDescription(route: RegistrationRoute.register, method: .put, parameters: entry).encoded()
+        let encoded = try RequestDescription(route: RegistrationRoute.register, method: .put, parameters: entry)
+            .encoded()
         #expect(bodyString(encoded) == #"{"id":"p\/1","ref":"r"}"#)
     }
 
@@ -28,7 +31,8 @@ private func bodyString(_ request: EncodedRequest) -> String? {
         let photo = Photo(id: "p", image: "i")
         let viaDTO = try RequestDescription(route: RegistrationRoute.register, model: photo).encoded()
         #expect(bodyString(viaDTO) == #"{"id":"p","ref":"i"}"#)
-        let viaRaw = try RequestDescription(route: RegistrationRoute.register, raw: PhotoEntry(id: "q", ref: "j")).encoded()
+        let viaRaw = try RequestDescription(route: RegistrationRoute.register, raw: PhotoEntry(id: "q", ref: "j"))
+            .encoded()
         #expect(bodyString(viaRaw) == #"{"id":"q","ref":"j"}"#)
         #expect(viaRaw.head.method == .post)
     }
@@ -37,13 +41,16 @@ private func bodyString(_ request: EncodedRequest) -> String? {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         struct Body: Encodable, Sendable { let firstName: String }
-        let encoded = try RequestDescription(route: RegistrationRoute.register, method: .post,
-                                             parameters: Body(firstName: "A")).encoded(jsonEncoder: encoder)
+        let encoded = try RequestDescription(
+            route: RegistrationRoute.register, method: .post,
+            parameters: Body(firstName: "A")
+        ).encoded(jsonEncoder: encoder)
         #expect(bodyString(encoded) == #"{"first_name":"A"}"#)
     }
 
     @Test func emptyParametersGiveAnEmptyObjectBody() throws {
-        let encoded = try RequestDescription(route: RegistrationRoute.register, method: .post, parameters: [:] as JSON).encoded()
+        let encoded = try RequestDescription(route: RegistrationRoute.register, method: .post, parameters: [:] as JSON)
+            .encoded()
         #expect(bodyString(encoded) == "{}")
     }
 
@@ -55,8 +62,9 @@ private func bodyString(_ request: EncodedRequest) -> String? {
     }
 
     @Test func jsonBodyOnGetIsAnError() {
-        let request = RequestDescription(route: RegistrationRoute.auth, method: .get, parameters: ["a": 1] as JSON,
-                                         encoding: .json)
+        let request = RequestDescription(
+            route: RegistrationRoute.auth, method: .get, parameters: ["a": 1] as JSON,
+            encoding: .json)
         #expect(throws: ParameterEncodingError.self) { try request.encoded() }
     }
 
@@ -64,30 +72,35 @@ private func bodyString(_ request: EncodedRequest) -> String? {
         var headers = HTTPFields()
         headers[.contentType] = "application/vnd.api+json"
         headers[.authorization] = "Bearer t"
-        let encoded = try RequestDescription(route: RegistrationRoute.register, method: .post,
-                                             parameters: ["a": 1] as JSON, headers: headers).encoded()
+        let encoded = try RequestDescription(
+            route: RegistrationRoute.register, method: .post,
+            parameters: ["a": 1] as JSON, headers: headers
+        ).encoded()
         #expect(encoded.head.headerFields[.contentType] == "application/vnd.api+json")
         #expect(encoded.head.headerFields[.authorization] == "Bearer t")
     }
 
     @Test func rawBodyIsSentAsIs() throws {
-        let request = RequestDescription(route: RegistrationRoute.register, method: .post,
-                                         body: .data(Data("raw".utf8), contentType: "text/plain"))
+        let request = RequestDescription(
+            route: RegistrationRoute.register, method: .post,
+            body: .data(Data("raw".utf8), contentType: "text/plain"))
         let encoded = try request.encoded()
         #expect(bodyString(encoded) == "raw")
         #expect(encoded.head.headerFields[.contentType] == "text/plain")
     }
 
     @Test func bodyAndBodyParametersConflict() {
-        let request = RequestDescription(route: RegistrationRoute.register, method: .post,
-                                         parameters: ["a": 1] as JSON,
-                                         body: .data(Data("raw".utf8), contentType: nil))
+        let request = RequestDescription(
+            route: RegistrationRoute.register, method: .post,
+            parameters: ["a": 1] as JSON,
+            body: .data(Data("raw".utf8), contentType: nil))
         #expect(throws: ParameterEncodingError.self) { try request.encoded() }
     }
 
     @Test func unencodableParametersAreAParameterError() {
-        let request = RequestDescription(route: RegistrationRoute.register, method: .post,
-                                         parameters: ["x": .double(.nan)] as JSON)
+        let request = RequestDescription(
+            route: RegistrationRoute.register, method: .post,
+            parameters: ["x": .double(.nan)] as JSON)
         #expect(throws: ParameterEncodingError.self) { try request.encoded() }
     }
 
@@ -102,7 +115,8 @@ private func bodyString(_ request: EncodedRequest) -> String? {
 @Suite struct QueryAndFormRequestTests {
     @Test func queryMergesWithExistingQuery() throws {
         let route = try URL(string: "https://x.io") + "/search?lang=en"
-        let request = RequestDescription(route: route, parameters: ["q": "a b", "page": 2] as JSON, encoding: .urlQuery)
+        let request = RequestDescription(
+            route: route, parameters: ["q": "a b", "page": 2] as JSON, encoding: .urlQuery)
         let encoded = try request.encoded()
         #expect(encoded.head.url?.absoluteString == "https://x.io/search?lang=en&page=2&q=a%20b")
         #expect(encoded.body == nil)
@@ -116,15 +130,17 @@ private func bodyString(_ request: EncodedRequest) -> String? {
 
     @Test func queryOptionsReachTheURL() throws {
         let route = try URL(string: "https://x.io") + "/s"
-        let request = RequestDescription(route: route, parameters: ["id": [1, 2]] as JSON,
-                                         encoding: .urlQuery(URLEncodedFormEncoder(arrayEncoding: .noBrackets)))
+        let request = RequestDescription(
+            route: route, parameters: ["id": [1, 2]] as JSON,
+            encoding: .urlQuery(URLEncodedFormEncoder(arrayEncoding: .noBrackets)))
         #expect(try request.encoded().head.url?.absoluteString == "https://x.io/s?id=1&id=2")
     }
 
     @Test func formBodyHasItsContentType() throws {
-        let request = RequestDescription(route: RegistrationRoute.auth, method: .post,
-                                         parameters: ["login": "ann", "password": "p@ss word"] as JSON,
-                                         encoding: .formUrl)
+        let request = RequestDescription(
+            route: RegistrationRoute.auth, method: .post,
+            parameters: ["login": "ann", "password": "p@ss word"] as JSON,
+            encoding: .formUrl)
         let encoded = try request.encoded()
         #expect(encoded.head.headerFields[.contentType] == "application/x-www-form-urlencoded; charset=utf-8")
         #expect(bodyString(encoded) == "login=ann&password=p%40ss%20word")
@@ -132,7 +148,8 @@ private func bodyString(_ request: EncodedRequest) -> String? {
     }
 
     @Test func formAndQueryRejectTopLevelArrays() {
-        let request = RequestDescription(route: RegistrationRoute.auth, method: .post, parameters: [1, 2] as JSON, encoding: .formURL)
+        let request = RequestDescription(
+            route: RegistrationRoute.auth, method: .post, parameters: [1, 2] as JSON, encoding: .formURL)
         #expect(throws: ParameterEncodingError.self) { try request.encoded() }
     }
 }

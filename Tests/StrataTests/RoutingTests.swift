@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Strata
 
 @Suite struct URLPathJoiningTests {
@@ -35,8 +36,9 @@ import Testing
     }
 
     @Test func errorsDescribeThemselves() {
-        #expect(URLRouteError.missingBaseURL(path: "/a").description
-            == "cannot build the URL for \"/a\": the base URL is nil")
+        #expect(
+            URLRouteError.missingBaseURL(path: "/a").description
+                == "cannot build the URL for \"/a\": the base URL is nil")
     }
 }
 
@@ -81,7 +83,10 @@ private enum BrokenRoute: ServiceRoute {
     }
 
     @Test func routesStayGenericForOtherTransports() {
-        struct GRPCMethod: Sendable { let service: String; let method: String }
+        struct GRPCMethod: Sendable {
+            let service: String
+            let method: String
+        }
         let request = RequestDescription(route: GRPCMethod(service: "Users", method: "Get"), method: .post)
         #expect(request.route.service == "Users")
         #expect(request.method == .post)

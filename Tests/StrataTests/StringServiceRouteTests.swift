@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Strata
 
 /// Seed 004's `Endpoint` protocol, refining ``StringServiceRoute`` with its requirements
@@ -31,7 +32,9 @@ private enum SeedUserEndpoint: SeedEndpoint {
         #expect(SeedUserEndpoint.user(1).buildURL() == "https://api.example.com/v1/users/1")
         #expect(try SeedUserEndpoint.user(1).url().absoluteString == "https://api.example.com/v1/users/1")
         #expect(SeedUserEndpoint.search("Ann Lee").buildURL() == "https://api.example.com/v1/users?q=Ann%20Lee")
-        #expect(try SeedUserEndpoint.search("Ann Lee").url().absoluteString == "https://api.example.com/v1/users?q=Ann%20Lee")
+        #expect(
+            try SeedUserEndpoint.search("Ann Lee").url().absoluteString
+                == "https://api.example.com/v1/users?q=Ann%20Lee")
     }
 
     @Test(arguments: [
@@ -41,7 +44,10 @@ private enum SeedUserEndpoint: SeedEndpoint {
         ("http://[::1", "/users/1", "http://[::1/users/1"),
     ])
     func aBadBaseThrowsAndBuildURLStillSaysWhatWasMeant(base: String, path: String, built: String) {
-        struct Route: StringServiceRoute { let baseUrl: String; let path: String }
+        struct Route: StringServiceRoute {
+            let baseUrl: String
+            let path: String
+        }
         let route = Route(baseUrl: base, path: path)
         #expect(throws: URLRouteError.invalidURL(base: base, path: path)) { try route.url() }
         #expect(route.buildURL() == built)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Strata
 
 /// Encodes `json` with an encoder configured by `configure`.
@@ -28,8 +29,12 @@ private func parameterErrorReason(_ body: () throws -> String) -> String? {
 
 @Suite struct URLEncodedFormEncoderTests {
     @Test func nonFiniteNumbersAreErrors() {
-        #expect(parameterErrorReason { try form(["a": ["b": .double(.nan)]]) } == "\"a[b]\" is nan, which has no form representation")
-        #expect(parameterErrorReason { try form(["x": [.double(.infinity)]]) } == "\"x[]\" is inf, which has no form representation")
+        #expect(
+            parameterErrorReason { try form(["a": ["b": .double(.nan)]]) }
+                == "\"a[b]\" is nan, which has no form representation")
+        #expect(
+            parameterErrorReason { try form(["x": [.double(.infinity)]]) }
+                == "\"x[]\" is inf, which has no form representation")
     }
 
     // MARK: - Required examples
@@ -129,8 +134,9 @@ private func parameterErrorReason(_ body: () throws -> String) -> String? {
     @Test func nestedArraysInArrays() throws {
         let json: JSON = ["a": [[1, 2], [3]]]
         #expect(try form(json) == "a%5B%5D%5B%5D=1&a%5B%5D%5B%5D=2&a%5B%5D%5B%5D=3")
-        #expect(try form(json, { $0.arrayEncoding = .indexInBrackets })
-            == "a%5B0%5D%5B0%5D=1&a%5B0%5D%5B1%5D=2&a%5B1%5D%5B0%5D=3")
+        #expect(
+            try form(json, { $0.arrayEncoding = .indexInBrackets })
+                == "a%5B0%5D%5B0%5D=1&a%5B0%5D%5B1%5D=2&a%5B1%5D%5B0%5D=3")
         #expect(try form(json, { $0.arrayEncoding = .noBrackets }) == "a=1&a=2&a=3")
     }
 
@@ -143,8 +149,9 @@ private func parameterErrorReason(_ body: () throws -> String) -> String? {
 
     @Test func objectsInArraysWithIndex() throws {
         let json: JSON = ["a": [["b": 1, "c": 2], ["b": 3]]]
-        #expect(try form(json, { $0.arrayEncoding = .indexInBrackets })
-            == "a%5B0%5D%5Bb%5D=1&a%5B0%5D%5Bc%5D=2&a%5B1%5D%5Bb%5D=3")
+        #expect(
+            try form(json, { $0.arrayEncoding = .indexInBrackets })
+                == "a%5B0%5D%5Bb%5D=1&a%5B0%5D%5Bc%5D=2&a%5B1%5D%5Bb%5D=3")
     }
 
     @Test func objectsInArraysKeepTheirGroupingWhenSorting() throws {
@@ -156,8 +163,10 @@ private func parameterErrorReason(_ body: () throws -> String) -> String? {
 
     @Test func deeplyNestedMix() throws {
         let json: JSON = ["user": ["name": "Ann", "roles": [["id": 1, "tags": ["x"]]], "meta": ["ok": false]]]
-        #expect(try form(json)
-            == "user%5Bmeta%5D%5Bok%5D=0&user%5Bname%5D=Ann&user%5Broles%5D%5B%5D%5Bid%5D=1&user%5Broles%5D%5B%5D%5Btags%5D%5B%5D=x")
+        #expect(
+            try form(json)
+                == "user%5Bmeta%5D%5Bok%5D=0&user%5Bname%5D=Ann&user%5Broles%5D%5B%5D%5Bid%5D=1&user%5Broles%5D%5B%5D%5Btags%5D%5B%5D=x"
+        )
     }
 
     // MARK: - BoolEncoding
@@ -191,8 +200,14 @@ private func parameterErrorReason(_ body: () throws -> String) -> String? {
     @Test func nullArrayElements() throws {
         let json: JSON = ["a": [1, nil, 2]]
         #expect(try form(json, { $0.arrayEncoding = .indexInBrackets }) == "a%5B0%5D=1&a%5B1%5D=2")
-        #expect(try form(json, { $0.arrayEncoding = .indexInBrackets; $0.nilEncoding = .dropValue })
-            == "a%5B0%5D=1&a%5B1%5D=&a%5B2%5D=2")
+        #expect(
+            try form(
+                json,
+                {
+                    $0.arrayEncoding = .indexInBrackets
+                    $0.nilEncoding = .dropValue
+                })
+                == "a%5B0%5D=1&a%5B1%5D=&a%5B2%5D=2")
         #expect(try form(json, { $0.nilEncoding = .null }) == "a%5B%5D=1&a%5B%5D=null&a%5B%5D=2")
     }
 
@@ -216,8 +231,20 @@ private func parameterErrorReason(_ body: () throws -> String) -> String? {
     @Test func objectEncodingDotsWithArrays() throws {
         let json: JSON = ["a": ["b": [["c": 1]]]]
         #expect(try form(json, { $0.objectEncoding = .dots }) == "a.b%5B%5D.c=1")
-        #expect(try form(json, { $0.objectEncoding = .dots; $0.arrayEncoding = .indexInBrackets }) == "a.b%5B0%5D.c=1")
-        #expect(try form(json, { $0.objectEncoding = .dots; $0.arrayEncoding = .noBrackets }) == "a.b.c=1")
+        #expect(
+            try form(
+                json,
+                {
+                    $0.objectEncoding = .dots
+                    $0.arrayEncoding = .indexInBrackets
+                }) == "a.b%5B0%5D.c=1")
+        #expect(
+            try form(
+                json,
+                {
+                    $0.objectEncoding = .dots
+                    $0.arrayEncoding = .noBrackets
+                }) == "a.b.c=1")
     }
 
     // MARK: - SpaceEncoding
@@ -275,7 +302,9 @@ private func parameterErrorReason(_ body: () throws -> String) -> String? {
     }
 
     @Test func cyrillic() throws {
-        #expect(try form(["привет": "Привет"]) == "%D0%BF%D1%80%D0%B8%D0%B2%D0%B5%D1%82=%D0%9F%D1%80%D0%B8%D0%B2%D0%B5%D1%82")
+        #expect(
+            try form(["привет": "Привет"])
+                == "%D0%BF%D1%80%D0%B8%D0%B2%D0%B5%D1%82=%D0%9F%D1%80%D0%B8%D0%B2%D0%B5%D1%82")
     }
 
     @Test func accents() throws {
@@ -341,24 +370,30 @@ private func parameterErrorReason(_ body: () throws -> String) -> String? {
     // MARK: - Errors
 
     @Test func topLevelArrayThrows() {
-        #expect(parameterErrorReason { try form([1, 2]) }
-            == "URL-encoded form parameters must be a keyed object, found an array")
+        #expect(
+            parameterErrorReason { try form([1, 2]) }
+                == "URL-encoded form parameters must be a keyed object, found an array")
     }
 
     @Test func topLevelScalarsThrow() {
-        #expect(parameterErrorReason { try form("text") }
-            == "URL-encoded form parameters must be a keyed object, found a string")
-        #expect(parameterErrorReason { try form(1) }
-            == "URL-encoded form parameters must be a keyed object, found a number")
-        #expect(parameterErrorReason { try form(1.5) }
-            == "URL-encoded form parameters must be a keyed object, found a number")
-        #expect(parameterErrorReason { try form(true) }
-            == "URL-encoded form parameters must be a keyed object, found a boolean")
+        #expect(
+            parameterErrorReason { try form("text") }
+                == "URL-encoded form parameters must be a keyed object, found a string")
+        #expect(
+            parameterErrorReason { try form(1) }
+                == "URL-encoded form parameters must be a keyed object, found a number")
+        #expect(
+            parameterErrorReason { try form(1.5) }
+                == "URL-encoded form parameters must be a keyed object, found a number")
+        #expect(
+            parameterErrorReason { try form(true) }
+                == "URL-encoded form parameters must be a keyed object, found a boolean")
     }
 
     @Test func topLevelNullThrows() {
-        #expect(parameterErrorReason { try form(nil) }
-            == "URL-encoded form parameters must be a keyed object, found null")
+        #expect(
+            parameterErrorReason { try form(nil) }
+                == "URL-encoded form parameters must be a keyed object, found null")
     }
 
     @Test func topLevelArrayThrowsThroughGenericEntryPoint() {
@@ -400,15 +435,20 @@ private func parameterErrorReason(_ body: () throws -> String) -> String? {
     )
 
     @Test func encodesAStruct() throws {
-        #expect(try URLEncodedFormEncoder().encode(profile)
-            == "address%5Bcity%5D=Z%C3%BCrich&admin=1&age=31&name=Ann%20Lee&score=4.5&tags%5B%5D=a&tags%5B%5D=b")
+        #expect(
+            try URLEncodedFormEncoder().encode(profile)
+                == "address%5Bcity%5D=Z%C3%BCrich&admin=1&age=31&name=Ann%20Lee&score=4.5&tags%5B%5D=a&tags%5B%5D=b")
     }
 
     @Test func nilOptionalsFollowNilEncoding() throws {
-        #expect(try URLEncodedFormEncoder(nilEncoding: .dropValue).encode(profile)
-            == "address%5Bcity%5D=Z%C3%BCrich&address%5Bzip%5D=&admin=1&age=31&name=Ann%20Lee&nickname=&score=4.5&tags%5B%5D=a&tags%5B%5D=b")
-        #expect(try URLEncodedFormEncoder(nilEncoding: .null).encode(profile)
-            == "address%5Bcity%5D=Z%C3%BCrich&address%5Bzip%5D=null&admin=1&age=31&name=Ann%20Lee&nickname=null&score=4.5&tags%5B%5D=a&tags%5B%5D=b")
+        #expect(
+            try URLEncodedFormEncoder(nilEncoding: .dropValue).encode(profile)
+                == "address%5Bcity%5D=Z%C3%BCrich&address%5Bzip%5D=&admin=1&age=31&name=Ann%20Lee&nickname=&score=4.5&tags%5B%5D=a&tags%5B%5D=b"
+        )
+        #expect(
+            try URLEncodedFormEncoder(nilEncoding: .null).encode(profile)
+                == "address%5Bcity%5D=Z%C3%BCrich&address%5Bzip%5D=null&admin=1&age=31&name=Ann%20Lee&nickname=null&score=4.5&tags%5B%5D=a&tags%5B%5D=b"
+        )
     }
 
     @Test func encodesADictionaryOfStrings() throws {
@@ -418,8 +458,9 @@ private func parameterErrorReason(_ body: () throws -> String) -> String? {
     @Test func encodesAnArrayOfStructsWithIndex() throws {
         struct Wrapper: Encodable { var items: [Address] }
         let wrapper = Wrapper(items: [Address(city: "A", zip: "1"), Address(city: "B", zip: nil)])
-        #expect(try URLEncodedFormEncoder(arrayEncoding: .indexInBrackets).encode(wrapper)
-            == "items%5B0%5D%5Bcity%5D=A&items%5B0%5D%5Bzip%5D=1&items%5B1%5D%5Bcity%5D=B")
+        #expect(
+            try URLEncodedFormEncoder(arrayEncoding: .indexInBrackets).encode(wrapper)
+                == "items%5B0%5D%5Bcity%5D=A&items%5B0%5D%5Bzip%5D=1&items%5B1%5D%5Bcity%5D=B")
     }
 
     @Test func dateDeferredToDate() throws {
@@ -444,7 +485,8 @@ private func parameterErrorReason(_ body: () throws -> String) -> String? {
 
     @Test func dateCustom() throws {
         let value = Stamped(date: Date(timeIntervalSince1970: 86_400))
-        let encoder = URLEncodedFormEncoder(dateEncoding: .custom { date in "day \(Int(date.timeIntervalSince1970) / 86_400)" })
+        let encoder = URLEncodedFormEncoder(
+            dateEncoding: .custom { date in "day \(Int(date.timeIntervalSince1970) / 86_400)" })
         #expect(try encoder.encode(value) == "date=day%201")
     }
 
@@ -456,15 +498,17 @@ private func parameterErrorReason(_ body: () throws -> String) -> String? {
 
     @Test func dataDeferredToData() throws {
         let value = Blob(data: Data([1, 2, 3]))
-        #expect(try URLEncodedFormEncoder(dataEncoding: .deferredToData).encode(value)
-            == "data%5B%5D=1&data%5B%5D=2&data%5B%5D=3")
+        #expect(
+            try URLEncodedFormEncoder(dataEncoding: .deferredToData).encode(value)
+                == "data%5B%5D=1&data%5B%5D=2&data%5B%5D=3")
     }
 
     @Test func dataCustom() throws {
         let value = Blob(data: Data([0xAB, 0x01]))
-        let encoder = URLEncodedFormEncoder(dataEncoding: .custom { data in
-            data.map { byte in String(byte, radix: 16) }.joined(separator: ":")
-        })
+        let encoder = URLEncodedFormEncoder(
+            dataEncoding: .custom { data in
+                data.map { byte in String(byte, radix: 16) }.joined(separator: ":")
+            })
         #expect(try encoder.encode(value) == "data=ab%3A1")
     }
 
@@ -474,18 +518,21 @@ private func parameterErrorReason(_ body: () throws -> String) -> String? {
     }
 
     @Test func topLevelEncodableArrayThrows() {
-        #expect(parameterErrorReason { try URLEncodedFormEncoder().encode(["a", "b"] as [String]) }
-            == "URL-encoded form parameters must be a keyed object, found an array")
+        #expect(
+            parameterErrorReason { try URLEncodedFormEncoder().encode(["a", "b"] as [String]) }
+                == "URL-encoded form parameters must be a keyed object, found an array")
     }
 
     @Test func topLevelEncodableScalarThrows() {
-        #expect(parameterErrorReason { try URLEncodedFormEncoder().encode(42 as Int) }
-            == "URL-encoded form parameters must be a keyed object, found a number")
+        #expect(
+            parameterErrorReason { try URLEncodedFormEncoder().encode(42 as Int) }
+                == "URL-encoded form parameters must be a keyed object, found a number")
     }
 
     @Test func topLevelNilOptionalThrows() {
         let value: String? = nil
-        #expect(parameterErrorReason { try URLEncodedFormEncoder().encode(value) }
-            == "URL-encoded form parameters must be a keyed object, found null")
+        #expect(
+            parameterErrorReason { try URLEncodedFormEncoder().encode(value) }
+                == "URL-encoded form parameters must be a keyed object, found null")
     }
 }

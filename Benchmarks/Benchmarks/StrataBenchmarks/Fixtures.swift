@@ -85,13 +85,16 @@ enum Fixtures {
     static let photosJSON: Data = {
         let entries = (1...13_500).map { index in
             let padded = String(repeating: "0", count: max(0, 6 - String(index).count)) + String(index)
-            return #"{"id":"photo-\#(padded)","ref":"https://img.example/albums/\#((index - 1) / 100)/photos/\#(padded).jpg"}"#
+            return
+                #"{"id":"photo-\#(padded)","ref":"https://img.example/albums/\#((index - 1) / 100)/photos/\#(padded).jpg"}"#
         }
         return Data(("[" + entries.joined(separator: ",") + "]").utf8)
     }()
 
     /// The test server's user with three photos: 193 bytes.
-    static let userJSON = Data(#"{"age":30,"name":"User 1","photos":[{"id":"1-1","ref":"https://img.example/1/1.jpg"},{"id":"1-2","ref":"https://img.example/1/2.jpg"},{"id":"1-3","ref":"https://img.example/1/3.jpg"}],"type":0}"#.utf8)
+    static let userJSON = Data(
+        #"{"age":30,"name":"User 1","photos":[{"id":"1-1","ref":"https://img.example/1/1.jpg"},{"id":"1-2","ref":"https://img.example/1/2.jpg"},{"id":"1-3","ref":"https://img.example/1/3.jpg"}],"type":0}"#
+            .utf8)
 
     static let url = URL(string: "https://api.example.com/v1/users/1")!
 }

@@ -11,11 +11,15 @@ let benchmarks: @Sendable () -> Void = {
 
     // Encoding: the whole request encoding step (URL, parameters, headers) of a 20-key
     // nested object in each form.
-    for (name, method, encoding) in [("form body", HTTPRequest.Method.post, ParametersEncoding.formURL),
-                                     ("URL query", .get, .urlQuery),
-                                     ("JSON body", .post, .json)] {
-        let endpoint = Endpoint(RequestDescription(route: Fixtures.url, method: method,
-                                                   parameters: SignUpForm(), encoding: encoding))
+    for (name, method, encoding) in [
+        ("form body", HTTPRequest.Method.post, ParametersEncoding.formURL),
+        ("URL query", .get, .urlQuery),
+        ("JSON body", .post, .json),
+    ] {
+        let endpoint = Endpoint(
+            RequestDescription(
+                route: Fixtures.url, method: method,
+                parameters: SignUpForm(), encoding: encoding))
         Benchmark("Encode 20-key object: \(name)") { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(try endpoint.encoded())
@@ -55,8 +59,9 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Request: 5 middleware, mock transport, decode user") { benchmark in
         let mock = MockTransport()
         mock.stub(.get, "/v1/users/1", with: .data(Fixtures.userJSON, contentType: "application/json"))
-        let networker = Networker(transport: mock,
-                                  middleware: Array(repeating: PassThroughMiddleware(), count: 5))
+        let networker = Networker(
+            transport: mock,
+            middleware: Array(repeating: PassThroughMiddleware(), count: 5))
         let endpoint = Endpoint(RequestDescription(route: Fixtures.url), model: User.self)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {

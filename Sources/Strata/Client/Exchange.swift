@@ -66,8 +66,9 @@ struct Exchange: Sendable {
         func classify(_ cause: any Error, request: HTTPRequest, timedOut: Bool) -> StrataError {
             let response = self.response
             func transport(_ error: TransportError) -> StrataError {
-                StrataError(.transport, underlying: error, request: request, response: response,
-                            phase: response == nil ? .awaitingHead : .readingBody)
+                StrataError(
+                    .transport, underlying: error, request: request, response: response,
+                    phase: response == nil ? .awaitingHead : .readingBody)
             }
             if timedOut { return transport(TransportError(.timedOut)) }
             switch cause {
@@ -214,7 +215,9 @@ extension Exchange {
         case .success(let (head, responseBody)):
             update { $0.headArrived(head) }
             if let responseBody, responseBody.bufferedData == nil, let timer {
-                return (head, MessageBody(length: responseBody.length, source: TimedChunkSource(responseBody, timer: timer)))
+                return (
+                    head, MessageBody(length: responseBody.length, source: TimedChunkSource(responseBody, timer: timer))
+                )
             }
             // No body, or one already in memory (the mock, a borrowed URLSession): nothing left to time.
             timer?.cancel()

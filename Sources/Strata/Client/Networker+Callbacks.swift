@@ -27,12 +27,13 @@ extension Networker {
         _ endpoint: Endpoint<Response>,
         completion: @escaping @Sendable (Result<Response, StrataError>) -> Void
     ) -> LoadTask {
-        LoadTask(Task {
-            do throws(StrataError) {
-                completion(.success(try await send(endpoint)))
-            } catch {
-                completion(.failure(error))
-            }
-        })
+        LoadTask(
+            Task {
+                do throws(StrataError) {
+                    completion(.success(try await send(endpoint)))
+                } catch {
+                    completion(.failure(error))
+                }
+            })
     }
 }

@@ -13,7 +13,9 @@ extension Networker {
     /// on the transport: AsyncHTTPClient streams, and so does URLSession on a session the
     /// transport created (on a borrowed session it delivers the body whole).
     /// - Throws: ``StrataError`` naming the stage that failed.
-    public func stream<Response>(_ endpoint: Endpoint<Response>) async throws(StrataError) -> (HTTPResponse, MessageBody) {
+    public func stream<Response>(_ endpoint: Endpoint<Response>) async throws(StrataError) -> (
+        HTTPResponse, MessageBody
+    ) {
         let context = makeContext(for: endpoint, start: .now)
         let exchange = context.exchange
         defer { startFollowUps(of: exchange) }
@@ -25,8 +27,9 @@ extension Networker {
             statusOnly.acceptableContentTypes = nil
             if let failure = statusOnly.failure(of: head, bodyIsEmpty: true, for: request) {
                 let errorBody = await body.prefix(configuration.errorBodyLimit + 1)
-                throw StrataError(failure, request: request, response: head, body: errorBody,
-                                  bodyLimit: configuration.errorBodyLimit)
+                throw StrataError(
+                    failure, request: request, response: head, body: errorBody,
+                    bodyLimit: configuration.errorBodyLimit)
             }
             return (head, body)
         } catch {

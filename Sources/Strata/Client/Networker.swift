@@ -86,13 +86,16 @@ public struct Networker: Sendable {
     let runsInline: Bool
 
     /// Creates a client.
-    public init(transport: any Transport, middleware: [any Middleware] = [], configuration: Configuration = Configuration()) {
+    public init(
+        transport: any Transport, middleware: [any Middleware] = [], configuration: Configuration = Configuration()
+    ) {
         self.transport = transport
         self.middleware = middleware
         self.configuration = configuration
         self.background = BackgroundWork()
         let own = Set(middleware.map { ObjectIdentifier(type(of: $0)) })
-        let steps = configuration.defaultMiddleware.filter { !own.contains(ObjectIdentifier(type(of: $0))) } + middleware
+        let steps =
+            configuration.defaultMiddleware.filter { !own.contains(ObjectIdentifier(type(of: $0))) } + middleware
         self.chain = Pipeline.chain(steps, transport: transport)
         self.runsInline = transport.enforcesDeadline && steps.allSatisfy(\.boundsItsWaits)
     }
@@ -106,7 +109,9 @@ public struct Networker: Sendable {
     /// Loads `endpoint` and returns the parsed value with the response head, the raw
     /// body and the time it took.
     /// - Throws: ``StrataError`` naming the stage that failed.
-    public func response<Response>(for endpoint: Endpoint<Response>) async throws(StrataError) -> EndpointResponse<Response> {
+    public func response<Response>(for endpoint: Endpoint<Response>) async throws(StrataError) -> EndpointResponse<
+        Response
+    > {
         let start = ContinuousClock.now
         let context = makeContext(for: endpoint, start: start)
         let exchange = context.exchange
@@ -132,7 +137,8 @@ public struct Networker: Sendable {
 
         let value: Response
         do {
-            value = try endpoint.parse(RawResponse(head: head, body: body), endpoint.jsonDecoder ?? configuration.jsonDecoder)
+            value = try endpoint.parse(
+                RawResponse(head: head, body: body), endpoint.jsonDecoder ?? configuration.jsonDecoder)
         } catch {
             let mapping = (error as? MappingError) ?? MappingError(type: Response.self, underlying: error)
             throw StrataError(
@@ -140,8 +146,9 @@ public struct Networker: Sendable {
                 request: request, response: head, body: body, bodyLimit: configuration.errorBodyLimit,
                 mapping: mapping)
         }
-        return EndpointResponse(value: value, request: request, head: head, body: body,
-                                duration: start.duration(to: .now), records: context.records)
+        return EndpointResponse(
+            value: value, request: request, head: head, body: body,
+            duration: start.duration(to: .now), records: context.records)
     }
 
     /// Runs the chain and reads the whole body, within the call's deadline (see
@@ -165,9 +172,10 @@ public struct Networker: Sendable {
 
     /// The context for one load of `endpoint` started at `start`.
     func makeContext<Response>(for endpoint: Endpoint<Response>, start: ContinuousClock.Instant) -> MiddlewareContext {
-        makeContext(deadline: (endpoint.timeout ?? configuration.timeout).map { start + $0 },
-                    attemptTimeout: endpoint.attemptTimeout ?? configuration.attemptTimeout,
-                    attributes: endpoint.attributes, values: endpoint.options)
+        makeContext(
+            deadline: (endpoint.timeout ?? configuration.timeout).map { start + $0 },
+            attemptTimeout: endpoint.attemptTimeout ?? configuration.attemptTimeout,
+            attributes: endpoint.attributes, values: endpoint.options)
     }
 
     /// The context of a new call of this client.
@@ -191,7 +199,8 @@ public struct Networker: Sendable {
             throw StrataError(.invalidURL, underlying: error)
         }
         do {
-            return try endpoint.request.encoded(url: url, jsonEncoder: endpoint.jsonEncoder ?? configuration.jsonEncoder)
+            return try endpoint.request.encoded(
+                url: url, jsonEncoder: endpoint.jsonEncoder ?? configuration.jsonEncoder)
         } catch let error as URLRouteError {
             throw StrataError(.invalidURL, underlying: error)
         } catch {

@@ -18,7 +18,7 @@ enum Pipeline {
             return { request, body, context in
                 do {
                     return try await step.intercept(request, body: body, context: context, next: next)
-                } catch where !passesThrough(error) {
+                } catch  where !passesThrough(error) {
                     throw StrataError(.middleware, underlying: error, request: request, middleware: name)
                 }
             }

@@ -197,7 +197,8 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
     public func decodeBody<T: Decodable>(as type: T.Type, using decoder: JSONDecoder = JSONDecoder()) throws -> T {
         guard let body else { throw MappingError(type: T.self, description: "the response had no body") }
         guard !isBodyTruncated else {
-            throw MappingError(type: T.self, description: "the body was cut at \(body.count) bytes (the error-body limit)")
+            throw MappingError(
+                type: T.self, description: "the body was cut at \(body.count) bytes (the error-body limit)")
         }
         do {
             return try decoder.decode(T.self, from: body)

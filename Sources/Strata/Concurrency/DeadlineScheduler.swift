@@ -33,8 +33,9 @@ final class DeadlineScheduler: Sendable {
                 return
             }
             let remaining = ContinuousClock.now.duration(to: deadline)
-            source.schedule(deadline: .now() + DeadlineScheduler.dispatchInterval(remaining),
-                            leeway: DeadlineScheduler.leeway)
+            source.schedule(
+                deadline: .now() + DeadlineScheduler.dispatchInterval(remaining),
+                leeway: DeadlineScheduler.leeway)
         }
     }
 

@@ -99,9 +99,9 @@ final class ExchangeTimer: @unchecked Sendable {
     /// waits for I/O hops only when its I/O completes, as it would without a timer.
     private static func startTask(_ work: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
         #if compiler(>=6.2)
-        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-            return Task.immediate(operation: work)
-        }
+            if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+                return Task.immediate(operation: work)
+            }
         #endif
         return Task(operation: work)
     }

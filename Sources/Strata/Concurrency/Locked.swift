@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A value guarded by a lock: the one lock helper of Strata's modules (the transports,
@@ -61,31 +61,31 @@ private final class LockedStorage<Value>: ManagedBuffer<Value, LockPrimitive.Loc
 /// The platform's lock, used in place (never moved: it lives in a heap object).
 private enum LockPrimitive {
     #if canImport(Darwin)
-    typealias Lock = os_unfair_lock
+        typealias Lock = os_unfair_lock
 
-    static func initialize(_ lock: UnsafeMutablePointer<Lock>) { lock.initialize(to: os_unfair_lock()) }
-    static func destroy(_ lock: UnsafeMutablePointer<Lock>) {}
-    static func lock(_ lock: UnsafeMutablePointer<Lock>) { os_unfair_lock_lock(lock) }
-    static func unlock(_ lock: UnsafeMutablePointer<Lock>) { os_unfair_lock_unlock(lock) }
+        static func initialize(_ lock: UnsafeMutablePointer<Lock>) { lock.initialize(to: os_unfair_lock()) }
+        static func destroy(_ lock: UnsafeMutablePointer<Lock>) {}
+        static func lock(_ lock: UnsafeMutablePointer<Lock>) { os_unfair_lock_lock(lock) }
+        static func unlock(_ lock: UnsafeMutablePointer<Lock>) { os_unfair_lock_unlock(lock) }
     #else
-    typealias Lock = pthread_mutex_t
+        typealias Lock = pthread_mutex_t
 
-    static func initialize(_ lock: UnsafeMutablePointer<Lock>) {
-        lock.initialize(to: pthread_mutex_t())
-        let status = pthread_mutex_init(lock, nil)
-        precondition(status == 0, "pthread_mutex_init failed: \(status)")
-    }
+        static func initialize(_ lock: UnsafeMutablePointer<Lock>) {
+            lock.initialize(to: pthread_mutex_t())
+            let status = pthread_mutex_init(lock, nil)
+            precondition(status == 0, "pthread_mutex_init failed: \(status)")
+        }
 
-    static func destroy(_ lock: UnsafeMutablePointer<Lock>) { pthread_mutex_destroy(lock) }
+        static func destroy(_ lock: UnsafeMutablePointer<Lock>) { pthread_mutex_destroy(lock) }
 
-    static func lock(_ lock: UnsafeMutablePointer<Lock>) {
-        let status = pthread_mutex_lock(lock)
-        precondition(status == 0, "pthread_mutex_lock failed: \(status)")
-    }
+        static func lock(_ lock: UnsafeMutablePointer<Lock>) {
+            let status = pthread_mutex_lock(lock)
+            precondition(status == 0, "pthread_mutex_lock failed: \(status)")
+        }
 
-    static func unlock(_ lock: UnsafeMutablePointer<Lock>) {
-        let status = pthread_mutex_unlock(lock)
-        precondition(status == 0, "pthread_mutex_unlock failed: \(status)")
-    }
+        static func unlock(_ lock: UnsafeMutablePointer<Lock>) {
+            let status = pthread_mutex_unlock(lock)
+            precondition(status == 0, "pthread_mutex_unlock failed: \(status)")
+        }
     #endif
 }

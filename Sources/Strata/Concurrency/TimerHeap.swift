@@ -65,7 +65,8 @@ struct TimerHeap {
     private mutating func siftDown(_ start: Int) {
         var parent = start
         while true {
-            let left = 2 * parent + 1, right = left + 1
+            let left = 2 * parent + 1
+            let right = left + 1
             var smallest = parent
             if left < timers.count, timers[left].deadline < timers[smallest].deadline { smallest = left }
             if right < timers.count, timers[right].deadline < timers[smallest].deadline { smallest = right }

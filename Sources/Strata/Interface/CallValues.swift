@@ -75,7 +75,8 @@ public struct CallValues: Sendable {
         guard !entries.isEmpty else { return other }
         var merged = self
         for entry in other.entries {
-            if let index = merged.entries.firstIndex(where: { ObjectIdentifier($0.key) == ObjectIdentifier(entry.key) }) {
+            if let index = merged.entries.firstIndex(where: { ObjectIdentifier($0.key) == ObjectIdentifier(entry.key) })
+            {
                 merged.entries[index].value = entry.value
             } else {
                 merged.entries.append(entry)

@@ -2,11 +2,12 @@ import HTTPTypes
 
 /// The continuation a ``Middleware`` calls to pass the request on: the next
 /// middleware, or the transport at the end of the chain.
-public typealias MiddlewareNext = @Sendable (
-    _ request: HTTPRequest,
-    _ body: MessageBody?,
-    _ context: MiddlewareContext
-) async throws -> (HTTPResponse, MessageBody?)
+public typealias MiddlewareNext =
+    @Sendable (
+        _ request: HTTPRequest,
+        _ body: MessageBody?,
+        _ context: MiddlewareContext
+    ) async throws -> (HTTPResponse, MessageBody?)
 
 /// A step around the transport: it sees every request on its way out and every
 /// response on its way back, and may change, retry, short-circuit or log them.

@@ -52,8 +52,9 @@ public struct MiddlewareContext: Sendable {
         logger: Logger = Logger(label: "strata"),
         values: CallValues = CallValues()
     ) {
-        self.init(exchange: Exchange(), deadline: deadline, attemptTimeout: attemptTimeout,
-                  attributes: attributes, values: values)
+        self.init(
+            exchange: Exchange(), deadline: deadline, attemptTimeout: attemptTimeout,
+            attributes: attributes, values: values)
         self.attempt = attempt
         self.ownLogger = logger
     }

@@ -89,4 +89,3 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         return "\(kind): \(short)"
     }
 }
-

@@ -67,7 +67,9 @@ enum BodyParsing {
             let status = response.head.status.withStandardReasonPhrase
             throw MappingError(
                 type: T.self,
-                description: "the response body was empty (\(status.code) \(status.reasonPhrase)); \(T.self) needs one, \(T.self)? accepts none")
+                description:
+                    "the response body was empty (\(status.code) \(status.reasonPhrase)); \(T.self) needs one, \(T.self)? accepts none"
+            )
         }
     }
 }

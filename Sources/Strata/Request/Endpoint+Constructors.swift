@@ -100,9 +100,11 @@ extension Endpoint {
         method: HTTPRequest.Method = .get,
         parse: @escaping @Sendable (Any) -> Result<Response, any Error>
     ) {
-        self.init(RequestDescription(route: url, method: method), json: { json in
-            try parse(json.foundationObject).get()
-        })
+        self.init(
+            RequestDescription(route: url, method: method),
+            json: { json in
+                try parse(json.foundationObject).get()
+            })
     }
 }
 

@@ -19,8 +19,9 @@ extension HTTPRequest {
             self.init(method: method, url: url, headerFields: headerFields)
             return
         }
-        self.init(method: method, scheme: target.scheme, authority: target.authority, path: target.path,
-                  headerFields: headerFields)
+        self.init(
+            method: method, scheme: target.scheme, authority: target.authority, path: target.path,
+            headerFields: headerFields)
     }
 }
 
@@ -39,7 +40,8 @@ struct RequestTarget: Equatable {
         guard utf8[afterColon...].starts(with: "//".utf8) else { return nil }
         let authorityStart = utf8.index(afterColon, offsetBy: 2)
         let rest = utf8[authorityStart...]
-        let authorityEnd = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+        let authorityEnd =
+            rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
             ?? utf8.endIndex
         var hostStart = authorityStart
         if let at = utf8[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) {

@@ -44,13 +44,16 @@ extension RequestDescription {
                 bodyBytes = MessageBody(try Self.wrappingErrors(of: parameters) { try formEncoder.encode($0) })
                 contentType = "application/x-www-form-urlencoded; charset=utf-8"
             case .urlQuery(let formEncoder):
-                url = try Self.appendingQuery(try Self.wrappingErrors(of: parameters) { try formEncoder.encode($0) }, to: url)
+                url = try Self.appendingQuery(
+                    try Self.wrappingErrors(of: parameters) { try formEncoder.encode($0) }, to: url)
             }
         }
         if let body {
             guard bodyBytes == nil else {
                 throw ParameterEncodingError(
-                    reason: "the request has both a body and parameters encoded into the body; use .urlQuery for the parameters")
+                    reason:
+                        "the request has both a body and parameters encoded into the body; use .urlQuery for the parameters"
+                )
             }
             switch body {
             case .data(let data, let type):
@@ -78,7 +81,8 @@ extension RequestDescription {
         } catch let error as ParameterEncodingError {
             throw error
         } catch {
-            throw ParameterEncodingError(reason: MappingError(type: type(of: parameters), underlying: error).description)
+            throw ParameterEncodingError(
+                reason: MappingError(type: type(of: parameters), underlying: error).description)
         }
     }
 

@@ -21,7 +21,7 @@ extension String: URLRouteProvider {
     ///   absolute URL with a scheme and a host that an HTTP request can be made of.
     public func url() throws -> URL {
         guard let url = URL(string: self), url.isHTTPRequestable,
-              let host = url.host, !host.isEmpty
+            let host = url.host, !host.isEmpty
         else {
             throw URLRouteError.invalidURL(base: self, path: "")
         }

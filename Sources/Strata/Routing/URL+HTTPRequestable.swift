@@ -9,7 +9,7 @@ extension URL {
     /// scheme `""`, and `URLComponents` finds none.
     var isHTTPRequestable: Bool {
         guard let scheme = absoluteURL.scheme, !scheme.isEmpty,
-              let components = URLComponents(url: self, resolvingAgainstBaseURL: true)
+            let components = URLComponents(url: self, resolvingAgainstBaseURL: true)
         else { return false }
         return components.string != nil && components.rangeOfScheme != nil
     }

@@ -41,7 +41,8 @@ public func + (base: URL?, path: String) throws -> URL {
     }
     if let queryPart, !queryPart.isEmpty {
         let existing = components.percentEncodedQuery.map { $0.isEmpty ? "" : $0 + "&" } ?? ""
-        components.percentEncodedQuery = existing
+        components.percentEncodedQuery =
+            existing
             + URLPercentEscaping.escape(queryPart, allowed: URLPercentEscaping.queryAllowed)
     }
     guard let url = components.url, url.isHTTPRequestable else {

@@ -29,7 +29,7 @@ package enum URLPercentEscaping {
             let byte = bytes[index]
             if byte == percent {
                 if index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) {
-                    output.append(contentsOf: bytes[index ... index + 2])
+                    output.append(contentsOf: bytes[index...index + 2])
                     index += 3
                     continue
                 }
@@ -60,7 +60,8 @@ package enum URLPercentEscaping {
         var index = 0
         while index < bytes.count {
             if bytes[index] == percent, index + 2 < bytes.count,
-               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+            {
                 output.append(high << 4 | low)
                 index += 3
             } else {
@@ -79,16 +80,16 @@ package enum URLPercentEscaping {
     /// The value of the ASCII hexadecimal digit `byte`, or `nil` when it is none.
     static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
-        case UInt8(ascii: "0") ... UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a") ... UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A") ... UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
         }
     }
 
     /// Whether each ASCII byte (the index) is in `set`; `%` never is, escapes are handled apart.
     private static func asciiTable(_ set: CharacterSet) -> [Bool] {
-        (0 ..< 128).map { byte in
+        (0..<128).map { byte in
             byte != Int(percent) && set.contains(Unicode.Scalar(UInt8(byte)))
         }
     }

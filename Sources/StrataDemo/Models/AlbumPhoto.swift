@@ -28,10 +28,10 @@ public struct AlbumPhoto: Sendable, Equatable {
     /// - Throws: ``MappingError`` when a field is missing, of the wrong type or out of range.
     public init(with json: JSON) throws {
         guard let id = json["id"]?.intValue.flatMap(Int16.init(exactly:)),
-              let albumId = json["albumId"]?.intValue.flatMap(Int16.init(exactly:)),
-              let title = json["title"]?.stringValue,
-              let url = json["url"]?.stringValue.flatMap(URL.init(string:)),
-              let thumbnailUrl = json["thumbnailUrl"]?.stringValue.flatMap(URL.init(string:))
+            let albumId = json["albumId"]?.intValue.flatMap(Int16.init(exactly:)),
+            let title = json["title"]?.stringValue,
+            let url = json["url"]?.stringValue.flatMap(URL.init(string:)),
+            let thumbnailUrl = json["thumbnailUrl"]?.stringValue.flatMap(URL.init(string:))
         else {
             throw MappingError(type: AlbumPhoto.self, description: "expected id, albumId, title, url and thumbnailUrl")
         }

@@ -36,33 +36,40 @@ public struct DemoAPI: Sendable {
 
     /// `GET /users?page=…&search=…`: the search goes in the URL query.
     public func searchUsers(_ search: UserSearch) -> Endpoint<UsersPage> {
-        Endpoint(RequestDescription(route: route(UsersRoute.search), parameters: search, encoding: .urlQuery),
-                 model: UsersPage.self)
+        Endpoint(
+            RequestDescription(route: route(UsersRoute.search), parameters: search, encoding: .urlQuery),
+            model: UsersPage.self)
     }
 
     /// `GET /photos/:id`, parsed by hand from ``JSON`` as in seed 003.
     public func photo(id: Int) -> Endpoint<AlbumPhoto> {
-        Endpoint(RequestDescription(route: route(UsersRoute.photo(id))), json: { json in
-            try AlbumPhoto(with: json)
-        })
+        Endpoint(
+            RequestDescription(route: route(UsersRoute.photo(id))),
+            json: { json in
+                try AlbumPhoto(with: json)
+            })
     }
 
     /// `POST /users/:id/avatar` with a multipart body.
     public func uploadAvatar(userID: Int, form: MultipartFormData) -> Endpoint<AvatarUpload> {
-        Endpoint(RequestDescription(route: route(UsersRoute.avatar(userID: userID)), method: .post, body: .multipart(form)),
-                 decoding: AvatarUpload.self)
+        Endpoint(
+            RequestDescription(route: route(UsersRoute.avatar(userID: userID)), method: .post, body: .multipart(form)),
+            decoding: AvatarUpload.self)
     }
 
     /// `POST /user/auth` with the credentials as a form body.
     public func login(_ credentials: Credentials) -> Endpoint<AuthToken> {
-        Endpoint(RequestDescription(route: route(AccountRoute.auth), method: .post, parameters: credentials, encoding: .formURL),
-                 decoding: AuthToken.self)
+        Endpoint(
+            RequestDescription(
+                route: route(AccountRoute.auth), method: .post, parameters: credentials, encoding: .formURL),
+            decoding: AuthToken.self)
     }
 
     /// `POST /user/register` with the user's DTO as a JSON body; the answer is the created user.
     /// - Throws: ``MappingError`` when the user cannot produce its DTO.
     public func register(_ user: User) throws -> Endpoint<User> {
-        Endpoint(try RequestDescription(route: route(AccountRoute.register), method: .post, model: user), model: User.self)
+        Endpoint(
+            try RequestDescription(route: route(AccountRoute.register), method: .post, model: user), model: User.self)
     }
 
     /// `GET /me`: needs `Authorization: Bearer <token>`, which a ``HeadersMiddleware`` adds.
@@ -72,7 +79,8 @@ public struct DemoAPI: Sendable {
 
     /// `GET /headers` with `headers` added to the request itself.
     public func echoHeaders(_ headers: HTTPFields = [:]) -> Endpoint<EchoedHeaders> {
-        Endpoint(RequestDescription(route: route(DiagnosticsRoute.headers), headers: headers), decoding: EchoedHeaders.self)
+        Endpoint(
+            RequestDescription(route: route(DiagnosticsRoute.headers), headers: headers), decoding: EchoedHeaders.self)
     }
 
     /// `GET /flaky`, read as any JSON.

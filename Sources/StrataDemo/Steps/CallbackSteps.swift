@@ -13,6 +13,6 @@ enum CallbackSteps {
             let photo = try result.get()
             try check(photo.id == 5, "asked for photo 5, got \(photo.id)")
             return StepOutcome(summary: photo.summary, value: photo)
-        },
+        }
     ]
 }

@@ -11,7 +11,8 @@ enum ResilienceSteps {
             let call = response.value["attempt"]?.intValue ?? 0
             try check(call >= attempts, "the server counted \(call) calls, fewer than the \(attempts) attempts")
             let retried = attempts == 1 ? "no retry needed" : "after \(attempts - 1) × 503, retried with backoff"
-            return StepOutcome(summary: "200 on attempt \(attempts) (\(retried)); server call \(call)", value: response.value)
+            return StepOutcome(
+                summary: "200 on attempt \(attempts) (\(retried)); server call \(call)", value: response.value)
         },
         TourStep(id: .tokenRefresh, section: .resilience, feature: "AuthenticationMiddleware") { session in
             let signIns = SignInCounter()
@@ -24,7 +25,8 @@ enum ResilienceSteps {
             let user = try await networker.send(session.api.me())
             let refreshes = await signIns.total
             try check(refreshes == 1, "\(refreshes) refreshes, not 1")
-            return StepOutcome(summary: "401 for an expired token → 1 refresh (signed in again) → \(user.summary)", value: user)
+            return StepOutcome(
+                summary: "401 for an expired token → 1 refresh (signed in again) → \(user.summary)", value: user)
         },
     ]
 }

@@ -1,5 +1,6 @@
 /// The tour's steps, in order.
 enum TourSteps {
-    static let all: [TourStep] = ModelSteps.all + CallbackSteps.all + EncodingSteps.all + AuthSteps.all + ErrorSteps.all
+    static let all: [TourStep] =
+        ModelSteps.all + CallbackSteps.all + EncodingSteps.all + AuthSteps.all + ErrorSteps.all
         + ResilienceSteps.all + CachingSteps.all
 }

@@ -66,12 +66,15 @@ public struct DemoTour: Sendable {
         // The resilience preset (redirects, retry with a budget, circuit breaker) around
         // the tour's own steps, which run on every attempt.
         let client = { @Sendable (authentication: (any Middleware)?) -> Networker in
-            let credentials: [any Middleware] = authentication == nil ? [HeadersMiddleware.bearerToken { await tokens.token }] : []
+            let credentials: [any Middleware] =
+                authentication == nil ? [HeadersMiddleware.bearerToken { await tokens.token }] : []
             return Networker(
                 transport: transport,
                 middleware: .resilient(
                     authentication: authentication,
-                    perAttempt: [HeadersMiddleware(Self.clientHeaders)] + credentials + [ExchangeRecorder(log: exchanges)] + middleware),
+                    perAttempt: [HeadersMiddleware(Self.clientHeaders)] + credentials + [
+                        ExchangeRecorder(log: exchanges)
+                    ] + middleware),
                 configuration: configuration)
         }
         let networker = client(nil)
@@ -81,13 +84,16 @@ public struct DemoTour: Sendable {
         let cachingNetworker = Networker(
             transport: transport,
             middleware: .resilient(
-                perAttempt: [HeadersMiddleware(Self.clientHeaders), cache, ExchangeRecorder(log: exchanges)] + middleware),
+                perAttempt: [HeadersMiddleware(Self.clientHeaders), cache, ExchangeRecorder(log: exchanges)]
+                    + middleware),
             configuration: configuration)
-        let backstage = Networker(transport: transport, middleware: [HeadersMiddleware(Self.clientHeaders)] + middleware,
-                                  configuration: configuration)
-        let session = TourSession(api: DemoAPI(baseURL: baseURL), networker: networker, tokens: tokens,
-                                  authenticatedNetworker: { client($0) }, cachingNetworker: cachingNetworker,
-                                  backstage: backstage)
+        let backstage = Networker(
+            transport: transport, middleware: [HeadersMiddleware(Self.clientHeaders)] + middleware,
+            configuration: configuration)
+        let session = TourSession(
+            api: DemoAPI(baseURL: baseURL), networker: networker, tokens: tokens,
+            authenticatedNetworker: { client($0) }, cachingNetworker: cachingNetworker,
+            backstage: backstage)
 
         var results: [TourStepResult] = []
         var unreachable: String?
@@ -111,8 +117,9 @@ public struct DemoTour: Sendable {
     }
 
     private static func skipped(_ step: TourStep, because reason: String) -> TourStepResult {
-        TourStepResult(step: step.id, section: step.section, feature: step.feature, passed: false, skipped: true,
-                       exchange: nil, duration: .zero, summary: "skipped: \(reason)", value: nil, error: nil)
+        TourStepResult(
+            step: step.id, section: step.section, feature: step.feature, passed: false, skipped: true,
+            exchange: nil, duration: .zero, summary: "skipped: \(reason)", value: nil, error: nil)
     }
 
     private func run(_ step: TourStep, in session: TourSession, exchanges: ExchangeLog) async -> TourStepResult {
@@ -128,13 +135,15 @@ public struct DemoTour: Sendable {
         let exchange = await exchanges.last
         switch outcome {
         case .success(let outcome):
-            return TourStepResult(step: step.id, section: step.section, feature: step.feature, passed: true, skipped: false,
-                                  exchange: exchange, duration: duration, summary: outcome.summary, value: outcome.value,
-                                  error: nil)
+            return TourStepResult(
+                step: step.id, section: step.section, feature: step.feature, passed: true, skipped: false,
+                exchange: exchange, duration: duration, summary: outcome.summary, value: outcome.value,
+                error: nil)
         case .failure(let error):
-            return TourStepResult(step: step.id, section: step.section, feature: step.feature, passed: false, skipped: false,
-                                  exchange: exchange, duration: duration, summary: "unexpected: \(error)", value: nil,
-                                  error: error as? StrataError)
+            return TourStepResult(
+                step: step.id, section: step.section, feature: step.feature, passed: false, skipped: false,
+                exchange: exchange, duration: duration, summary: "unexpected: \(error)", value: nil,
+                error: error as? StrataError)
         }
     }
 }

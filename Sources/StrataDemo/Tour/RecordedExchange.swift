@@ -40,7 +40,8 @@ struct ExchangeRecorder: Middleware {
         context: MiddlewareContext,
         next: MiddlewareNext
     ) async throws -> (HTTPResponse, MessageBody?) {
-        await log.begin(RecordedExchange(method: request.method.rawValue, target: Self.target(of: request), status: nil))
+        await log.begin(
+            RecordedExchange(method: request.method.rawValue, target: Self.target(of: request), status: nil))
         let (response, responseBody) = try await next(request, body, context)
         await log.finish(status: response.status.code)
         return (response, responseBody)

@@ -52,7 +52,9 @@ extension FeedLoads.Load {
     var summary: String {
         guard let cache else { return feed.summary }
         let stale = cache.isStale ? ", stale" : ""
-        let origin = cache.source == .network ? "\(cache.source)" : "\(cache.source) (age \(cache.age.components.seconds) s\(stale))"
+        let origin =
+            cache.source == .network
+            ? "\(cache.source)" : "\(cache.source) (age \(cache.age.components.seconds) s\(stale))"
         return "\(origin) \(feed.summary)"
     }
 }

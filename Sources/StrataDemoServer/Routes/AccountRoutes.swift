@@ -30,7 +30,8 @@ enum AccountRoutes {
         let body = try await request.bodyBytes()
         let credentials: CredentialsPayload
         do {
-            credentials = try URLEncodedFormDecoder().decode(CredentialsPayload.self, from: String(decoding: body, as: UTF8.self))
+            credentials = try URLEncodedFormDecoder().decode(
+                CredentialsPayload.self, from: String(decoding: body, as: UTF8.self))
         } catch {
             return Responses.error("the form needs login and password", status: .badRequest)
         }

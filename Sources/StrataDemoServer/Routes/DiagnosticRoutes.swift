@@ -17,8 +17,9 @@ enum DiagnosticRoutes {
         router.get("flaky") { _, _ in
             let call = await store.nextFlakyCall()
             guard call > flakyFailures else {
-                return Responses.error("temporarily unavailable (call \(call) of \(flakyFailures) that fail)",
-                                       status: .serviceUnavailable, headers: [.retryAfter: "0"])
+                return Responses.error(
+                    "temporarily unavailable (call \(call) of \(flakyFailures) that fail)",
+                    status: .serviceUnavailable, headers: [.retryAfter: "0"])
             }
             return Responses.json(FlakyPayload(attempt: call, status: "ok"))
         }

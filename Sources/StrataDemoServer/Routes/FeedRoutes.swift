@@ -21,7 +21,8 @@ enum FeedRoutes {
     static func register(on router: Router<BasicRequestContext>, feeds: FeedStore) {
         router.post("feeds") { _, _ in
             let feed = await feeds.create()
-            return Responses.json(feed, status: .created, headers: [.location: "/feeds/\(feed.id)", .cacheControl: "no-store"])
+            return Responses.json(
+                feed, status: .created, headers: [.location: "/feeds/\(feed.id)", .cacheControl: "no-store"])
         }
         router.get("feeds/:id") { request, context in
             await answer(context) { id in
@@ -29,7 +30,8 @@ enum FeedRoutes {
                 case .unknown:
                     nil
                 case .unavailable:
-                    Responses.error("feed \(id) has an outage", status: .serviceUnavailable, headers: [.retryAfter: "0"])
+                    Responses.error(
+                        "feed \(id) has an outage", status: .serviceUnavailable, headers: [.retryAfter: "0"])
                 case .notModified(let etag):
                     Response(status: .notModified, headers: [.eTag: etag, .cacheControl: cacheControl])
                 case .feed(let feed, let etag):
@@ -38,7 +40,9 @@ enum FeedRoutes {
             }
         }
         router.post("feeds/:id/posts") { _, context in
-            await answer(context) { id in await feeds.publish(id: id).map { Responses.json($0, headers: [.cacheControl: "no-store"]) } }
+            await answer(context) { id in
+                await feeds.publish(id: id).map { Responses.json($0, headers: [.cacheControl: "no-store"]) }
+            }
         }
         router.put("feeds/:id/outage") { _, context in
             await answer(context) { id in await feeds.setOutage(true, id: id) ? Response(status: .noContent) : nil }
@@ -47,7 +51,9 @@ enum FeedRoutes {
             await answer(context) { id in await feeds.setOutage(false, id: id) ? Response(status: .noContent) : nil }
         }
         router.get("feeds/:id/stats") { _, context in
-            await answer(context) { id in await feeds.stats(id: id).map { Responses.json($0, headers: [.cacheControl: "no-store"]) } }
+            await answer(context) { id in
+                await feeds.stats(id: id).map { Responses.json($0, headers: [.cacheControl: "no-store"]) }
+            }
         }
     }
 

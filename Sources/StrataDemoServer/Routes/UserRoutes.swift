@@ -28,22 +28,25 @@ enum UserRoutes {
             guard let id = context.parameters.get("id", as: Int.self), photoIDs.contains(id) else {
                 return Responses.error("no such photo", status: .notFound)
             }
-            return Responses.json(PhotoPayload(
-                id: id, albumId: (id - 1) / 50 + 1, title: "Photo \(id)",
-                url: "https://img.example/p/\(id).jpg", thumbnailUrl: "https://img.example/p/\(id)-t.jpg"))
+            return Responses.json(
+                PhotoPayload(
+                    id: id, albumId: (id - 1) / 50 + 1, title: "Photo \(id)",
+                    url: "https://img.example/p/\(id).jpg", thumbnailUrl: "https://img.example/p/\(id)-t.jpg"))
         }
         router.post("users/:id/avatar") { request, context in
             try await avatar(request, context: context, store: store)
         }
     }
 
-    private static func avatar(_ request: Request, context: BasicRequestContext, store: DemoStore) async throws -> Response {
+    private static func avatar(_ request: Request, context: BasicRequestContext, store: DemoStore) async throws
+        -> Response
+    {
         var request = request
         guard let id = context.parameters.get("id", as: Int.self), await store.user(id: id) != nil else {
             return Responses.error("no such user", status: .notFound)
         }
         guard request.mediaType == "multipart/form-data",
-              let boundary = request.headers[.contentType].flatMap(MultipartParser.boundary(fromContentType:))
+            let boundary = request.headers[.contentType].flatMap(MultipartParser.boundary(fromContentType:))
         else {
             return Responses.error("expected a multipart/form-data body with a boundary", status: .badRequest)
         }
@@ -54,7 +57,9 @@ enum UserRoutes {
         guard let part = parts.first(where: { $0.filename != nil }) ?? parts.first, let name = part.name else {
             return Responses.error("the multipart body has no named part", status: .badRequest)
         }
-        return Responses.json(AvatarPayload(field: name, filename: part.filename, bytes: part.byteCount,
-                                            contentType: part.contentType))
+        return Responses.json(
+            AvatarPayload(
+                field: name, filename: part.filename, bytes: part.byteCount,
+                contentType: part.contentType))
     }
 }

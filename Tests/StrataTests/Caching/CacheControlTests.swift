@@ -1,12 +1,14 @@
 import Foundation
 import HTTPTypes
 import Testing
+
 @testable import Strata
 
 /// `Cache-Control` and HTTP dates, read as RFC 9111 and RFC 9110 say, with exact values.
 @Suite struct CacheControlTests {
     @Test func responseDirectives() {
-        let directives = CacheControl(parsing: "Public, MAX-AGE=60, must-revalidate, stale-while-revalidate=30, stale-if-error=\"600\"")
+        let directives = CacheControl(
+            parsing: "Public, MAX-AGE=60, must-revalidate, stale-while-revalidate=30, stale-if-error=\"600\"")
         #expect(directives.isPublic)
         #expect(directives.maxAge == 60)
         #expect(directives.mustRevalidate)
@@ -30,12 +32,14 @@ import Testing
         #expect(CacheControl(parsing: "max-age=99999999999999999999").maxAge == CacheControl.maxDeltaSeconds)
         #expect(CacheControl(parsing: "max-age=-1").maxAge == 0)
         #expect(CacheControl(parsing: "stale-if-error=x").staleIfError == nil)
-        #expect(CacheControl(parsing: "private=\"a, no-store\", max-age=3") == {
-            var expected = CacheControl()
-            expected.isPrivate = true
-            expected.maxAge = 3
-            return expected
-        }())
+        #expect(
+            CacheControl(parsing: "private=\"a, no-store\", max-age=3")
+                == {
+                    var expected = CacheControl()
+                    expected.isPrivate = true
+                    expected.maxAge = 3
+                    return expected
+                }())
         #expect(CacheControl(parsing: ",, ,=,") == CacheControl())
         #expect(CacheControl(parsing: "no-cache=\"Set-Cookie\"").noCache)
     }

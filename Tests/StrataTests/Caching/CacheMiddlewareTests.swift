@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Testing
+
 @testable import Strata
 
 /// The cache step over a scripted transport and an injected clock: every strategy, exact
@@ -21,9 +22,14 @@ import Testing
 
         var transport: ClosureTransport {
             ClosureTransport { request, _, _ in
-                let number = self.requests.withLock { $0.append(request); return $0.count }
+                let number = self.requests.withLock {
+                    $0.append(request)
+                    return $0.count
+                }
                 let reply = try self.respond(request, number)
-                return (HTTPResponse(status: .init(code: reply.status), headerFields: reply.fields), MessageBody(reply.body))
+                return (
+                    HTTPResponse(status: .init(code: reply.status), headerFields: reply.fields), MessageBody(reply.body)
+                )
             }
         }
     }
@@ -41,7 +47,10 @@ import Testing
         let store = MemoryCacheStore()
         let networker: Networker
 
-        init(configuration: CacheMiddleware.Configuration = .init(), _ respond: @escaping @Sendable (HTTPRequest, Int) throws -> Origin.Reply) {
+        init(
+            configuration: CacheMiddleware.Configuration = .init(),
+            _ respond: @escaping @Sendable (HTTPRequest, Int) throws -> Origin.Reply
+        ) {
             let origin = Origin(respond)
             let clock = self.clock
             self.origin = origin
@@ -124,10 +133,14 @@ import Testing
         let noStore = Setup { _, number in (200, [.cacheControl: "no-store, max-age=60"], "v\(number)") }
         _ = try await Self.load(noStore)
         #expect(try await Self.load(noStore).value == "v2")
-        #expect(try await noStore.store.variants(for: #require(CacheKey(method: "GET", scheme: "https", authority: "api.test", path: "/items"))).isEmpty)
+        #expect(
+            try await noStore.store.variants(
+                for: #require(CacheKey(method: "GET", scheme: "https", authority: "api.test", path: "/items"))
+            ).isEmpty)
 
         let noCache = Setup { request, _ in
-            request.headerFields[.ifNoneMatch] == nil ? (200, [.cacheControl: "no-cache, max-age=60", .eTag: "\"a\""], "x") : (304, [:], "")
+            request.headerFields[.ifNoneMatch] == nil
+                ? (200, [.cacheControl: "no-cache, max-age=60", .eTag: "\"a\""], "x") : (304, [:], "")
         }
         _ = try await Self.load(noCache)
         #expect(try await Self.load(noCache).cache?.source == .revalidated)
@@ -138,8 +151,10 @@ import Testing
         let setup = Setup { request, number in
             (200, [.cacheControl: request.path == "/public" ? "public, max-age=60" : "max-age=60"], "v\(number)")
         }
-        let secret = Endpoint<String>(RequestDescription(route: "https://api.test/secret")).header(.authorization, "Bearer t")
-        let shared = Endpoint<String>(RequestDescription(route: "https://api.test/public")).header(.authorization, "Bearer t")
+        let secret = Endpoint<String>(RequestDescription(route: "https://api.test/secret")).header(
+            .authorization, "Bearer t")
+        let shared = Endpoint<String>(RequestDescription(route: "https://api.test/public")).header(
+            .authorization, "Bearer t")
         _ = try await Self.load(setup, secret)
         #expect(try await Self.load(setup, secret).value == "v2")
         _ = try await Self.load(setup, shared)
@@ -149,10 +164,13 @@ import Testing
 
     @Test func varyKeepsOneVariantPerValueAndStarIsNeverServed() async throws {
         let setup = Setup { request, number in
-            (200, [.cacheControl: "max-age=60", .vary: request.path == "/star" ? "*" : "Accept-Language"],
-             "\(request.headerFields[.acceptLanguage] ?? "-") \(number)")
+            (
+                200, [.cacheControl: "max-age=60", .vary: request.path == "/star" ? "*" : "Accept-Language"],
+                "\(request.headerFields[.acceptLanguage] ?? "-") \(number)"
+            )
         }
-        let english = Self.items.header(.acceptLanguage, "en"), german = Self.items.header(.acceptLanguage, "de")
+        let english = Self.items.header(.acceptLanguage, "en")
+        let german = Self.items.header(.acceptLanguage, "de")
         #expect(try await Self.load(setup, english).value == "en 1")
         #expect(try await Self.load(setup, german).value == "de 2")
         #expect(try await Self.load(setup, english).value == "en 1")
@@ -164,12 +182,14 @@ import Testing
 
     @Test func successfulUnsafeMethodsInvalidate() async throws {
         let setup = Setup { request, number in
-            request.method == .post ? (201, [.location: "/items/9"], "") : (200, [.cacheControl: "max-age=60"], "v\(number)")
+            request.method == .post
+                ? (201, [.location: "/items/9"], "") : (200, [.cacheControl: "max-age=60"], "v\(number)")
         }
         let item = Endpoint<String>(RequestDescription(route: "https://api.test/items/9"))
         _ = try await Self.load(setup)
         _ = try await Self.load(setup, item)
-        _ = try await setup.networker.send(Endpoint<String>(RequestDescription(route: "https://api.test/items", method: .post)))
+        _ = try await setup.networker.send(
+            Endpoint<String>(RequestDescription(route: "https://api.test/items", method: .post)))
         #expect(try await Self.load(setup).value == "v4")
         #expect(try await Self.load(setup, item).value == "v5")
     }
@@ -236,8 +256,10 @@ import Testing
         let streaming = ClosureTransport { _, _, _ in
             requests.withLock { $0 += 1 }
             let chunks = [Data(big.utf8.prefix(30)), Data(big.utf8.dropFirst(30))]
-            return (HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=60"]),
-                    MessageBody(length: nil, streaming: chunks.asStream))
+            return (
+                HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=60"]),
+                MessageBody(length: nil, streaming: chunks.asStream)
+            )
         }
         let store = MemoryCacheStore()
         let cache = CacheMiddleware(store: store, configuration: .init(maxBodySize: 40))
@@ -251,14 +273,20 @@ import Testing
     @Test func cacheThenRemoteYieldsTheCachedValueThenTheFreshOne() async throws {
         let setup = Setup { _, number in (200, [.cacheControl: "max-age=10"], number >= 2 ? "v2" : "v1") }
         var first: [String] = []
-        for try await response in setup.networker.cacheThenRemote(Self.items) { first.append("\(response.value) \(response.cache?.source.description ?? "")") }
+        for try await response in setup.networker.cacheThenRemote(Self.items) {
+            first.append("\(response.value) \(response.cache?.source.description ?? "")")
+        }
         #expect(first == ["v1 network"])
         var second: [String] = []
-        for try await response in setup.networker.cacheThenRemote(Self.items) { second.append("\(response.value) \(response.cache?.source.description ?? "")") }
+        for try await response in setup.networker.cacheThenRemote(Self.items) {
+            second.append("\(response.value) \(response.cache?.source.description ?? "")")
+        }
         #expect(second == ["v1 cache"])  // still fresh: the same value, yielded once
         setup.clock.advance(20)
         var third: [String] = []
-        for try await response in setup.networker.cacheThenRemote(Self.items) { third.append("\(response.value) \(response.cache?.source.description ?? "")") }
+        for try await response in setup.networker.cacheThenRemote(Self.items) {
+            third.append("\(response.value) \(response.cache?.source.description ?? "")")
+        }
         #expect(third == ["v1 cache", "v2 network"])
         setup.clock.advance(20)
         var fourth: [String] = []
@@ -281,7 +309,8 @@ extension Array where Element == Data {
 extension CacheMiddlewareTests {
     @Test func onlyIfCachedAnswers504WithoutAUsableCopy() async throws {
         let setup = Setup { _, number in (200, [.cacheControl: "max-age=10"], "v\(number)") }
-        let onlyIfCached = Self.items.header(.cacheControl, "only-if-cached").validation(ResponseValidation(statusCodes: 200 ..< 600))
+        let onlyIfCached = Self.items.header(.cacheControl, "only-if-cached").validation(
+            ResponseValidation(statusCodes: 200..<600))
         #expect(try await Self.load(setup, onlyIfCached).head.status.code == 504)
         _ = try await Self.load(setup)
         #expect(try await Self.load(setup, onlyIfCached).value == "v1")

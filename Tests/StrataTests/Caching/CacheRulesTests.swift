@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Testing
+
 @testable import Strata
 
 /// RFC 9111's rules as pure functions, on an injected clock.
@@ -9,30 +10,39 @@ import Testing
     static let t0 = Date(timeIntervalSince1970: 784_111_777)
     static let get = HTTPRequest(method: .get, scheme: "https", authority: "api.test", path: "/items?page=1")
 
-    static func stored(_ fields: HTTPFields, status: HTTPResponse.Status = .ok, requestTime: Date = t0,
-                       responseTime: Date = t0) -> CachedResponse {
-        CachedResponse(head: HTTPResponse(status: status, headerFields: fields), body: Data("body".utf8),
-                       requestTime: requestTime, responseTime: responseTime)
+    static func stored(
+        _ fields: HTTPFields, status: HTTPResponse.Status = .ok, requestTime: Date = t0,
+        responseTime: Date = t0
+    ) -> CachedResponse {
+        CachedResponse(
+            head: HTTPResponse(status: status, headerFields: fields), body: Data("body".utf8),
+            requestTime: requestTime, responseTime: responseTime)
     }
 
     @Test func freshnessLifetime() {
-        #expect(Self.stored([.cacheControl: "max-age=60", .expires: "Sun, 06 Nov 1994 09:49:37 GMT"])
-            .freshnessLifetime(heuristic: false) == 60)
-        #expect(Self.stored([.date: "Sun, 06 Nov 1994 08:49:37 GMT", .expires: "Sun, 06 Nov 1994 08:50:37 GMT"])
-            .freshnessLifetime(heuristic: false) == 60)
+        #expect(
+            Self.stored([.cacheControl: "max-age=60", .expires: "Sun, 06 Nov 1994 09:49:37 GMT"])
+                .freshnessLifetime(heuristic: false) == 60)
+        #expect(
+            Self.stored([.date: "Sun, 06 Nov 1994 08:49:37 GMT", .expires: "Sun, 06 Nov 1994 08:50:37 GMT"])
+                .freshnessLifetime(heuristic: false) == 60)
         #expect(Self.stored([.expires: "0"]).freshnessLifetime(heuristic: false) == 0)
-        let lastModified: HTTPFields = [.date: "Sun, 06 Nov 1994 08:49:37 GMT", .lastModified: "Sun, 06 Nov 1994 08:32:57 GMT"]
+        let lastModified: HTTPFields = [
+            .date: "Sun, 06 Nov 1994 08:49:37 GMT", .lastModified: "Sun, 06 Nov 1994 08:32:57 GMT",
+        ]
         #expect(Self.stored(lastModified).freshnessLifetime(heuristic: false) == 0)
         #expect(Self.stored(lastModified).freshnessLifetime(heuristic: true) == 100)  // 10% of 1000 s
         #expect(Self.stored(lastModified, status: .created).freshnessLifetime(heuristic: true) == 0)
-        #expect(Self.stored([.date: "Sun, 06 Nov 1994 08:49:37 GMT", .lastModified: "Sun, 06 Nov 1984 08:49:37 GMT"])
-            .freshnessLifetime(heuristic: true) == 86_400)
+        #expect(
+            Self.stored([.date: "Sun, 06 Nov 1994 08:49:37 GMT", .lastModified: "Sun, 06 Nov 1984 08:49:37 GMT"])
+                .freshnessLifetime(heuristic: true) == 86_400)
     }
 
     @Test func currentAge() {
         // Sent at t0, arrived 2 s later with Age 10 and a Date 1 s before t0.
-        let stored = Self.stored([.age: "10", .date: "Sun, 06 Nov 1994 08:49:36 GMT"],
-                                 responseTime: Self.t0 + 2)
+        let stored = Self.stored(
+            [.age: "10", .date: "Sun, 06 Nov 1994 08:49:36 GMT"],
+            responseTime: Self.t0 + 2)
         // apparent age 3, corrected age 10 + 2 = 12; 5 s resident.
         #expect(stored.currentAge(at: Self.t0 + 7) == 17)
         #expect(Self.stored([:]).currentAge(at: Self.t0) == 0)
@@ -45,33 +55,45 @@ import Testing
         let fresh = Self.stored([.cacheControl: "max-age=10"])
         #expect(CacheRules.use(of: fresh, for: none, at: Self.t0 + 9, heuristic: false) == .serve(isStale: false))
         #expect(CacheRules.use(of: fresh, for: none, at: Self.t0 + 10, heuristic: false) == .revalidate)
-        #expect(CacheRules.use(of: fresh, for: CacheControl(parsing: "max-stale=5"), at: Self.t0 + 15, heuristic: false)
-            == .serve(isStale: true))
-        #expect(CacheRules.use(of: fresh, for: CacheControl(parsing: "max-stale=5"), at: Self.t0 + 16, heuristic: false)
-            == .revalidate)
-        #expect(CacheRules.use(of: fresh, for: CacheControl(parsing: "max-age=3"), at: Self.t0 + 4, heuristic: false)
-            == .revalidate)
-        #expect(CacheRules.use(of: fresh, for: CacheControl(parsing: "min-fresh=5"), at: Self.t0 + 6, heuristic: false)
-            == .revalidate)
-        #expect(CacheRules.use(of: fresh, for: CacheControl(parsing: "no-cache"), at: Self.t0, heuristic: false) == .revalidate)
+        #expect(
+            CacheRules.use(of: fresh, for: CacheControl(parsing: "max-stale=5"), at: Self.t0 + 15, heuristic: false)
+                == .serve(isStale: true))
+        #expect(
+            CacheRules.use(of: fresh, for: CacheControl(parsing: "max-stale=5"), at: Self.t0 + 16, heuristic: false)
+                == .revalidate)
+        #expect(
+            CacheRules.use(of: fresh, for: CacheControl(parsing: "max-age=3"), at: Self.t0 + 4, heuristic: false)
+                == .revalidate)
+        #expect(
+            CacheRules.use(of: fresh, for: CacheControl(parsing: "min-fresh=5"), at: Self.t0 + 6, heuristic: false)
+                == .revalidate)
+        #expect(
+            CacheRules.use(of: fresh, for: CacheControl(parsing: "no-cache"), at: Self.t0, heuristic: false)
+                == .revalidate)
         let noCache = Self.stored([.cacheControl: "no-cache, max-age=100"])
         #expect(CacheRules.use(of: noCache, for: none, at: Self.t0, heuristic: false) == .revalidate)
         let swr = Self.stored([.cacheControl: "max-age=10, stale-while-revalidate=20"])
         #expect(CacheRules.use(of: swr, for: none, at: Self.t0 + 30, heuristic: false) == .serveWhileRevalidating)
         #expect(CacheRules.use(of: swr, for: none, at: Self.t0 + 31, heuristic: false) == .revalidate)
         let mustRevalidate = Self.stored([.cacheControl: "max-age=10, must-revalidate, stale-while-revalidate=20"])
-        #expect(CacheRules.use(of: mustRevalidate, for: CacheControl(parsing: "max-stale"), at: Self.t0 + 11, heuristic: false)
-            == .revalidate)
+        #expect(
+            CacheRules.use(
+                of: mustRevalidate, for: CacheControl(parsing: "max-stale"), at: Self.t0 + 11, heuristic: false)
+                == .revalidate)
     }
 
     @Test func staleIfError() {
         let stored = Self.stored([.cacheControl: "max-age=10, stale-if-error=60"])
         #expect(CacheRules.allowsStaleIfError(stored, for: CacheControl(), at: Self.t0 + 70, heuristic: false))
         #expect(!CacheRules.allowsStaleIfError(stored, for: CacheControl(), at: Self.t0 + 71, heuristic: false))
-        #expect(CacheRules.allowsStaleIfError(Self.stored([.cacheControl: "max-age=10"]),
-                                              for: CacheControl(parsing: "stale-if-error=5"), at: Self.t0 + 15, heuristic: false))
-        #expect(!CacheRules.allowsStaleIfError(Self.stored([.cacheControl: "max-age=10, stale-if-error=60, must-revalidate"]),
-                                               for: CacheControl(), at: Self.t0 + 11, heuristic: false))
+        #expect(
+            CacheRules.allowsStaleIfError(
+                Self.stored([.cacheControl: "max-age=10"]),
+                for: CacheControl(parsing: "stale-if-error=5"), at: Self.t0 + 15, heuristic: false))
+        #expect(
+            !CacheRules.allowsStaleIfError(
+                Self.stored([.cacheControl: "max-age=10, stale-if-error=60, must-revalidate"]),
+                for: CacheControl(), at: Self.t0 + 11, heuristic: false))
     }
 
     @Test func storability() {
@@ -108,13 +130,15 @@ import Testing
         let response = HTTPResponse(status: .ok, headerFields: [.vary: "Accept-Language, accept-encoding"])
         let fields = CacheRules.variedFields(of: request, for: response)
         #expect(fields == ["accept-language": "en", "accept-encoding": ""])
-        let stored = CachedResponse(head: response, body: Data(), requestTime: Self.t0, responseTime: Self.t0,
-                                    variedFields: fields ?? [:])
+        let stored = CachedResponse(
+            head: response, body: Data(), requestTime: Self.t0, responseTime: Self.t0,
+            variedFields: fields ?? [:])
         #expect(CacheRules.matches(stored, request))
         request.headerFields[.acceptLanguage] = "de"
         #expect(!CacheRules.matches(stored, request))
-        let star = CachedResponse(head: HTTPResponse(status: .ok, headerFields: [.vary: "*"]), body: Data(),
-                                  requestTime: Self.t0, responseTime: Self.t0)
+        let star = CachedResponse(
+            head: HTTPResponse(status: .ok, headerFields: [.vary: "*"]), body: Data(),
+            requestTime: Self.t0, responseTime: Self.t0)
         #expect(!CacheRules.matches(star, Self.get))
     }
 
@@ -128,13 +152,19 @@ import Testing
     }
 
     @Test func notModifiedUpdatesTheStoredFields() throws {
-        let stored = Self.stored([.eTag: "\"v1\"", .cacheControl: "max-age=10", .contentLength: "4", .contentType: "text/plain"])
-        let notModified = HTTPResponse(status: .notModified, headerFields: [
-            .eTag: "W/\"v1\"", .cacheControl: "max-age=99", .contentLength: "0", .connection: "close",
-            .init("X-New")!: "yes",
+        let stored = Self.stored([
+            .eTag: "\"v1\"", .cacheControl: "max-age=10", .contentLength: "4", .contentType: "text/plain",
         ])
-        let updated = try #require(CacheRules.revalidated(stored, by: notModified, requestTime: Self.t0 + 50,
-                                                          responseTime: Self.t0 + 51))
+        let notModified = HTTPResponse(
+            status: .notModified,
+            headerFields: [
+                .eTag: "W/\"v1\"", .cacheControl: "max-age=99", .contentLength: "0", .connection: "close",
+                .init("X-New")!: "yes",
+            ])
+        let updated = try #require(
+            CacheRules.revalidated(
+                stored, by: notModified, requestTime: Self.t0 + 50,
+                responseTime: Self.t0 + 51))
         #expect(updated.head.status == .ok)
         #expect(updated.head.headerFields[.cacheControl] == "max-age=99")
         #expect(updated.head.headerFields[.contentLength] == "4")
@@ -149,8 +179,10 @@ import Testing
 
     @Test func aHeadResponseFreshensOnlyAStoredResponseItStillDescribes() throws {
         let stored = Self.stored([.eTag: "\"v1\"", .cacheControl: "max-age=10", .contentLength: "4"])
-        let head = HTTPResponse(status: .ok, headerFields: [.eTag: "\"v1\"", .cacheControl: "max-age=99", .contentLength: "4"])
-        let updated = try #require(CacheRules.freshened(stored, byHead: head, requestTime: Self.t0 + 50, responseTime: Self.t0 + 51))
+        let head = HTTPResponse(
+            status: .ok, headerFields: [.eTag: "\"v1\"", .cacheControl: "max-age=99", .contentLength: "4"])
+        let updated = try #require(
+            CacheRules.freshened(stored, byHead: head, requestTime: Self.t0 + 50, responseTime: Self.t0 + 51))
         #expect(updated.head.headerFields[.cacheControl] == "max-age=99")
         #expect(updated.freshnessLifetime(heuristic: false) == 99)  // the parsed fields follow the head
         #expect(updated.currentAge(at: Self.t0 + 51) == 1)
@@ -161,7 +193,9 @@ import Testing
         let otherLength = HTTPResponse(status: .ok, headerFields: [.eTag: "\"v1\"", .contentLength: "5"])
         #expect(CacheRules.freshened(stored, byHead: otherLength, requestTime: Self.t0, responseTime: Self.t0) == nil)
         let noValidators = HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=99"])
-        #expect(CacheRules.freshened(Self.stored([:]), byHead: noValidators, requestTime: Self.t0, responseTime: Self.t0) == nil)
+        #expect(
+            CacheRules.freshened(Self.stored([:]), byHead: noValidators, requestTime: Self.t0, responseTime: Self.t0)
+                == nil)
         let modified = Self.stored([.lastModified: "Sun, 06 Nov 1994 08:00:00 GMT"])
         let sameDate = HTTPResponse(status: .ok, headerFields: [.lastModified: "Sun, 06 Nov 1994 08:00:00 GMT"])
         #expect(CacheRules.freshened(modified, byHead: sameDate, requestTime: Self.t0, responseTime: Self.t0) != nil)
@@ -169,11 +203,14 @@ import Testing
 
     @Test func unsafeMethodsInvalidate() {
         var post = HTTPRequest(method: .post, scheme: "https", authority: "API.test:443", path: "/items")
-        let created = HTTPResponse(status: .created, headerFields: [
-            .location: "/items/7", .contentLocation: "https://other.test/items/7",
-        ])
-        #expect(CacheRules.invalidatedKeys(post, created).map(\.description)
-            == ["GET https://api.test/items", "GET https://api.test/items/7"])
+        let created = HTTPResponse(
+            status: .created,
+            headerFields: [
+                .location: "/items/7", .contentLocation: "https://other.test/items/7",
+            ])
+        #expect(
+            CacheRules.invalidatedKeys(post, created).map(\.description)
+                == ["GET https://api.test/items", "GET https://api.test/items/7"])
         #expect(CacheRules.invalidatedKeys(post, HTTPResponse(status: .badRequest)).isEmpty)
         post.method = .get
         #expect(CacheRules.invalidatedKeys(post, created).isEmpty)
@@ -187,7 +224,8 @@ import Testing
         #expect(CacheKey(method: "GET", scheme: "https", authority: "[::1]:443", path: "/")?.uri == "https://[::1]/")
         #expect(CacheKey(method: "GET", scheme: "https", authority: "U@H", path: "/")?.uri == "https://U@h/")
         #expect(CacheKey(method: "GET", scheme: nil, authority: "h", path: "/") == nil)
-        #expect(CacheKey(HTTPRequest(method: .get, scheme: "https", authority: "a.test", path: "/x?B"))
-            != CacheKey(HTTPRequest(method: .get, scheme: "https", authority: "a.test", path: "/x?b")))
+        #expect(
+            CacheKey(HTTPRequest(method: .get, scheme: "https", authority: "a.test", path: "/x?B"))
+                != CacheKey(HTTPRequest(method: .get, scheme: "https", authority: "a.test", path: "/x?b")))
     }
 }

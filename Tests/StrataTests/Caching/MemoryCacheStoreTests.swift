@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Testing
+
 @testable import Strata
 
 /// The in-memory store: variants by secondary key, a byte bound, least recently used out first.
@@ -10,8 +11,9 @@ import Testing
     }
 
     static func entry(_ body: Int, varied: [String: String] = [:]) -> CachedResponse {
-        CachedResponse(head: HTTPResponse(status: .ok), body: Data(count: body), requestTime: CacheRulesTests.t0,
-                       responseTime: CacheRulesTests.t0, variedFields: varied)
+        CachedResponse(
+            head: HTTPResponse(status: .ok), body: Data(count: body), requestTime: CacheRulesTests.t0,
+            responseTime: CacheRulesTests.t0, variedFields: varied)
     }
 
     @Test func variantsReplaceBySecondaryKey() async throws {
@@ -46,7 +48,7 @@ import Testing
         let cost = Self.entry(64).cost
         let store = MemoryCacheStore(capacity: cost * 10)
         await withTaskGroup(of: Void.self) { group in
-            for index in 0 ..< 200 {
+            for index in 0..<200 {
                 group.addTask {
                     try? await store.store(Self.entry(64), for: Self.key("/\(index % 37)"))
                     _ = try? await store.variants(for: Self.key("/\((index * 7) % 37)"))

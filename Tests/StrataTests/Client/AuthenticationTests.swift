@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import Testing
+
 @testable import Strata
 
 /// A server inside a transport: `200` with `ok <Authorization>` for `Authorization: Bearer
@@ -20,7 +21,9 @@ final class TokenCheckingTransport: Transport {
     /// The `Authorization` field of every request, in arrival order.
     var seen: [String] { seenFields.withLock { $0 } }
 
-    func send(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> (HTTPResponse, MessageBody?) {
+    func send(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> (
+        HTTPResponse, MessageBody?
+    ) {
         _ = try await body?.collect(upTo: 1 << 20)
         let field = request.headerFields[.authorization] ?? "none"
         seenFields.withLock { $0.append(field) }
@@ -148,7 +151,12 @@ final class TestSignal: Sendable {
         let transport = TokenCheckingTransport(accepting: "token-1")
         let provider = CountingProvider()
         let auth = AuthenticationMiddleware(provider)
-        let stream = MessageBody(length: 4, streaming: AsyncStream { $0.yield(Data("data".utf8)); $0.finish() })
+        let stream = MessageBody(
+            length: 4,
+            streaming: AsyncStream {
+                $0.yield(Data("data".utf8))
+                $0.finish()
+            })
         let (response, body) = try await auth.intercept(
             HTTPRequest(method: .put, url: URL(string: "http://a.test/x")!), body: stream, context: MiddlewareContext()
         ) { request, body, _ in try await transport.send(request, body: body, deadline: nil) }
@@ -173,8 +181,11 @@ final class TestSignal: Sendable {
             clock.advance(by: .seconds(10))
         }
         // 3 rounds of 401, refresh, 401; then one 401 returned without a refresh.
-        #expect(transport.seen == ["Bearer stale", "Bearer token-1", "Bearer token-1", "Bearer token-2",
-                                   "Bearer token-2", "Bearer token-3", "Bearer token-3"])
+        #expect(
+            transport.seen == [
+                "Bearer stale", "Bearer token-1", "Bearer token-1", "Bearer token-2",
+                "Bearer token-2", "Bearer token-3", "Bearer token-3",
+            ])
         clock.advance(by: .seconds(30))  // 70 s after the first refresh
         await #expect(throws: StrataError.self) { try await Self.send(transport, auth: auth) }
         #expect(provider.refreshes == 4)
@@ -205,7 +216,8 @@ final class TestSignal: Sendable {
     }
 
     @Test func aRequestRejectedWithAnOlderTokenRetriesWithTheCurrentOneWithoutRefreshing() async throws {
-        let held = TestSignal(), release = TestSignal()
+        let held = TestSignal()
+        let release = TestSignal()
         let transport = TokenCheckingTransport(accepting: "token-1") { request in
             guard request.path == "/held" else { return }
             held.signal()
@@ -227,7 +239,12 @@ final class TestSignal: Sendable {
         let allArrived = TestSignal()
         let transport = TokenCheckingTransport(accepting: "token-1") { request in
             guard request.headerFields[.authorization] == "Bearer stale" else { return }
-            if arrived.withLock({ $0 += 1; return $0 }) == 20 { allArrived.signal() }
+            if arrived.withLock({
+                $0 += 1
+                return $0
+            }) == 20 {
+                allArrived.signal()
+            }
             await allArrived.wait()
         }
         let provider = CountingProvider()
@@ -243,7 +260,8 @@ final class TestSignal: Sendable {
     }
 
     @Test func aCancelledWaiterStopsAtOnceAndTheRefreshGoesOnForTheOthers() async throws {
-        let refreshStarted = TestSignal(), finishRefresh = TestSignal()
+        let refreshStarted = TestSignal()
+        let finishRefresh = TestSignal()
         let provider = CountingProvider(gate: {
             refreshStarted.signal()
             await finishRefresh.wait()
@@ -283,8 +301,10 @@ final class TestSignal: Sendable {
         let transport = TokenCheckingTransport(accepting: "token-1")
         let context = MiddlewareContext(deadline: .now + .milliseconds(200))
         let error = await #expect(throws: CancellationError.self) {
-            _ = try await auth.intercept(HTTPRequest(method: .get, url: URL(string: "http://a.test/x")!), body: nil,
-                                         context: context) { request, body, _ in
+            _ = try await auth.intercept(
+                HTTPRequest(method: .get, url: URL(string: "http://a.test/x")!), body: nil,
+                context: context
+            ) { request, body, _ in
                 try await transport.send(request, body: body, deadline: nil)
             }
         }

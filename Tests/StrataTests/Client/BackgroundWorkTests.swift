@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Strata
 
 /// Work left for after a call: one piece per id at a time, each gone when it ends, none

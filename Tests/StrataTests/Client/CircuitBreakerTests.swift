@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import Testing
+
 @testable import Strata
 
 /// A transport whose calls wait until the test releases them; a cancelled call throws
@@ -28,7 +29,9 @@ final class GatedTransport: Transport {
         for waiter in waiters { waiter.resume() }
     }
 
-    func send(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> (HTTPResponse, MessageBody?) {
+    func send(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> (
+        HTTPResponse, MessageBody?
+    ) {
         let id = state.withLock { state in
             state.count += 1
             return state.count
@@ -56,7 +59,9 @@ final class GatedTransport: Transport {
 
 @Suite struct CircuitBreakerTests {
     /// A breaker on `clock`.
-    static func breaker(_ policy: CircuitBreakerPolicy = CircuitBreakerPolicy(), clock: ManualClock) -> CircuitBreakerMiddleware {
+    static func breaker(_ policy: CircuitBreakerPolicy = CircuitBreakerPolicy(), clock: ManualClock)
+        -> CircuitBreakerMiddleware
+    {
         CircuitBreakerMiddleware(policy: policy, now: { clock.now })
     }
 
@@ -79,10 +84,11 @@ final class GatedTransport: Transport {
 
     /// Sends `count` calls one after the other; returns the kind of each failure (`nil` for a success).
     static func sendAll(
-        _ count: Int, _ transport: any Transport, through breaker: CircuitBreakerMiddleware, url: String = "http://a.test/x"
+        _ count: Int, _ transport: any Transport, through breaker: CircuitBreakerMiddleware,
+        url: String = "http://a.test/x"
     ) async -> [StrataError.Kind?] {
         var kinds: [StrataError.Kind?] = []
-        for _ in 0 ..< count {
+        for _ in 0..<count {
             if case .failure(let error) = await send(transport, through: breaker, url: url) {
                 kinds.append(error.kind)
             } else {
@@ -147,7 +153,8 @@ final class GatedTransport: Transport {
     }
 
     @Test func fourXXDoesNotRaiseTheRatio() async throws {
-        let breaker = Self.breaker(CircuitBreakerPolicy(minimumThroughput: 4, consecutiveFailures: .max), clock: ManualClock())
+        let breaker = Self.breaker(
+            CircuitBreakerPolicy(minimumThroughput: 4, consecutiveFailures: .max), clock: ManualClock())
         let transport = ScriptedTransport([.status(404), .status(404), .status(404), .status(503)])
         _ = await Self.sendAll(4, transport, through: breaker)
         #expect(await Self.sendAll(1, transport, through: breaker) == [nil])
@@ -211,7 +218,7 @@ final class GatedTransport: Transport {
         let logger = Logger(label: "test") { _ in CapturingLogHandler(log: lines) }
         let breaker = Self.breaker(clock: clock)
         let transport = ScriptedTransport(Array(repeating: .status(503), count: 5))
-        for _ in 0 ..< 5 { _ = await Self.send(transport, through: breaker, logger: logger) }
+        for _ in 0..<5 { _ = await Self.send(transport, through: breaker, logger: logger) }
         clock.advance(by: .milliseconds(4_999))
         #expect(Self.circuitError(await Self.send(transport, through: breaker))?.retryAfter == .milliseconds(1))
         clock.advance(by: .milliseconds(1))
@@ -220,10 +227,11 @@ final class GatedTransport: Transport {
         let call = Task { await Self.send(probe, through: breaker, logger: logger) }
         while probe.requestCount == 0 { await Task.yield() }
         let others = await withTaskGroup(of: CircuitOpenError?.self) { group in
-            for _ in 0 ..< 3 { group.addTask { Self.circuitError(await Self.send(probe, through: breaker)) } }
+            for _ in 0..<3 { group.addTask { Self.circuitError(await Self.send(probe, through: breaker)) } }
             return await group.reduce(into: [CircuitOpenError?]()) { $0.append($1) }
         }
-        #expect(others == Array(repeating: CircuitOpenError(host: "a.test", retryAfter: .zero, isProbing: true), count: 3))
+        #expect(
+            others == Array(repeating: CircuitOpenError(host: "a.test", retryAfter: .zero, isProbing: true), count: 3))
         #expect(others.first??.description == "circuit open for a.test (a probe is in flight)")
         #expect(probe.requestCount == 1)
         probe.release()
@@ -232,12 +240,15 @@ final class GatedTransport: Transport {
         #expect(await Self.sendAll(5, probe, through: breaker) == Array(repeating: nil, count: 5))
         #expect(probe.requestCount == 6)
         #expect(transport.requests.count == 5)
-        let circuitLines = lines.all.filter { $0.contains("circuit") }.map { $0.replacing(/\ strata\.request=\d+/, with: "") }
-        #expect(circuitLines == [
-            "warning circuit open strata.circuit.host=a.test strata.circuit.state=open",
-            "info circuit half-open strata.circuit.host=a.test strata.circuit.state=half-open",
-            "info circuit closed strata.circuit.host=a.test strata.circuit.state=closed",
-        ])
+        let circuitLines = lines.all.filter { $0.contains("circuit") }.map {
+            $0.replacing(/\ strata\.request=\d+/, with: "")
+        }
+        #expect(
+            circuitLines == [
+                "warning circuit open strata.circuit.host=a.test strata.circuit.state=open",
+                "info circuit half-open strata.circuit.host=a.test strata.circuit.state=half-open",
+                "info circuit closed strata.circuit.host=a.test strata.circuit.state=closed",
+            ])
     }
 
     @Test func aFailedProbeReopensForAnotherBreak() async throws {
@@ -292,7 +303,7 @@ final class GatedTransport: Transport {
     @Test func aCallCutOffByItsDeadlineIsAFailure() async throws {
         let breaker = Self.breaker(CircuitBreakerPolicy(consecutiveFailures: 2), clock: ManualClock())
         let hanging = GatedTransport()
-        for _ in 0 ..< 2 {
+        for _ in 0..<2 {
             let result = await Self.send(hanging, through: breaker, timeout: .milliseconds(20))
             #expect(Self.failure(result)?.isTimeout == true)
         }
@@ -306,10 +317,13 @@ final class GatedTransport: Transport {
         let unwind: Duration
         let requests = Locked(0)
 
-        func send(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> (HTTPResponse, MessageBody?) {
+        func send(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> (
+            HTTPResponse, MessageBody?
+        ) {
             requests.withLock { $0 += 1 }
             try? await Deadline.sleep(for: .seconds(60))  // ends when the call's task is cancelled
-            let unwind = DispatchTimeInterval.milliseconds(Int(unwind.components.seconds * 1000 + unwind.components.attoseconds / 1_000_000_000_000_000))
+            let unwind = DispatchTimeInterval.milliseconds(
+                Int(unwind.components.seconds * 1000 + unwind.components.attoseconds / 1_000_000_000_000_000))
             await withCheckedContinuation { continuation in
                 DispatchQueue.global().asyncAfter(deadline: .now() + unwind) { continuation.resume() }
             }
@@ -323,7 +337,7 @@ final class GatedTransport: Transport {
     @Test func callsAbandonedAtTheirDeadlineCountBeforeTheirTasksEnd() async throws {
         let breaker = Self.breaker(CircuitBreakerPolicy(consecutiveFailures: 2), clock: ManualClock())
         let slow = SlowToUnwindTransport(unwind: .milliseconds(500))
-        for _ in 0 ..< 2 {
+        for _ in 0..<2 {
             let result = await Self.send(slow, through: breaker, timeout: .milliseconds(20))
             #expect(Self.failure(result)?.isTimeout == true)
         }
@@ -343,15 +357,23 @@ final class GatedTransport: Transport {
         let host = CircuitHost(HTTPRequest(method: .get, url: URL(string: "http://a.test/x")!))
         var abandoned: [CircuitCall] = []
         for offset in [0, 1] as [Int64] {
-            let (admission, _) = table.admit(host, at: start, deadline: start + .milliseconds(20 + offset), clock: start)
-            guard case .admitted(let call) = admission else { Issue.record("not admitted"); return }
+            let (admission, _) = table.admit(
+                host, at: start, deadline: start + .milliseconds(20 + offset), clock: start)
+            guard case .admitted(let call) = admission else {
+                Issue.record("not admitted")
+                return
+            }
             #expect(call.role == .normal)
             abandoned.append(call)
         }
         // Both deadlines have passed; neither call has ended (their tasks still unwind).
-        let (third, change) = table.admit(host, at: start, deadline: start + .seconds(60), clock: start + .milliseconds(30))
+        let (third, change) = table.admit(
+            host, at: start, deadline: start + .seconds(60), clock: start + .milliseconds(30))
         #expect(change == .open)
-        guard case .rejected(let error) = third else { Issue.record("admitted past two timed-out calls"); return }
+        guard case .rejected(let error) = third else {
+            Issue.record("admitted past two timed-out calls")
+            return
+        }
         #expect(error.isProbing == false)
         // The abandoned calls end later: counted once already, they change nothing.
         for call in abandoned {
@@ -365,12 +387,18 @@ final class GatedTransport: Transport {
         var table = CircuitBreakerTable(policy: CircuitBreakerPolicy(consecutiveFailures: 2), origin: start)
         let host = CircuitHost(HTTPRequest(method: .get, url: URL(string: "http://a.test/x")!))
         let (admission, _) = table.admit(host, at: start, deadline: start + .milliseconds(20), clock: start)
-        guard case .admitted(let call) = admission else { Issue.record("not admitted"); return }
+        guard case .admitted(let call) = admission else {
+            Issue.record("not admitted")
+            return
+        }
         #expect(table.finish(host, call, .success, at: start) == nil)
         // Its deadline passes after it ended: nothing is left to count.
         let (next, change) = table.admit(host, at: start, clock: start + .seconds(1))
         #expect(change == nil)
-        guard case .admitted(let nextCall) = next else { Issue.record("not admitted"); return }
+        guard case .admitted(let nextCall) = next else {
+            Issue.record("not admitted")
+            return
+        }
         #expect(nextCall.role == .normal)
         #expect(table.hosts[host]?.consecutiveFailures == 0)
     }
@@ -382,7 +410,8 @@ final class GatedTransport: Transport {
         #expect(await Self.sendAll(2, transport, through: breaker, url: "http://b.test/x") == [nil, nil])
         #expect(await Self.sendAll(2, transport, through: breaker, url: "http://a.test:8080/x") == [nil, nil])
         #expect(await Self.sendAll(2, transport, through: breaker, url: "https://a.test/x") == [nil, nil])
-        #expect(await Self.sendAll(2, transport, through: breaker, url: "http://A.TEST/y") == [.circuitOpen, .circuitOpen])
+        #expect(
+            await Self.sendAll(2, transport, through: breaker, url: "http://A.TEST/y") == [.circuitOpen, .circuitOpen])
         #expect(transport.requests.count == 6)
     }
 

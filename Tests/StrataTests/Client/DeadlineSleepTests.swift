@@ -1,6 +1,7 @@
 import Foundation
 import StrataTestSupport
 import Testing
+
 @testable import Strata
 
 /// `Deadline.sleep`: the wait retry backoffs use, released the moment it ends.
@@ -30,9 +31,9 @@ import Testing
         let hour = Duration.seconds(3600)
         func pending() -> Int { DeadlineScheduler.shared.pendingCount(dueAfter: .now + hour - .seconds(600)) }
         let started = Locked(0)
-        for round in 0 ..< 100 {
+        for round in 0..<100 {
             await withTaskGroup(of: Void.self) { group in
-                for _ in 0 ..< 1000 {
+                for _ in 0..<1000 {
                     group.addTask {
                         started.withLock { $0 += 1 }
                         try? await Deadline.sleep(for: hour)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import StrataTestSupport
 import Testing
+
 @testable import Strata
 
 /// Which clients run their calls in the caller's task, and that such a call still ends at
@@ -12,15 +13,19 @@ import Testing
         let respond: @Sendable () -> (HTTPResponse, MessageBody?)
         var enforcesDeadline: Bool { true }
 
-        func send(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> (HTTPResponse, MessageBody?) {
+        func send(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> (
+            HTTPResponse, MessageBody?
+        ) {
             respond()
         }
     }
 
     /// An app's own step.
     struct AppStep: Middleware {
-        func intercept(_ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
-                       next: MiddlewareNext) async throws -> (HTTPResponse, MessageBody?) {
+        func intercept(
+            _ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
+            next: MiddlewareNext
+        ) async throws -> (HTTPResponse, MessageBody?) {
             try await next(request, body, context)
         }
     }
@@ -63,7 +68,8 @@ import Testing
     }
 
     @Test func anInlineCallAnswersAsAnyOther() async throws {
-        let response = try await Networker(transport: Self.bounded).response(for: Endpoint<String>(RequestDescription(route: "https://api.test/ok")))
+        let response = try await Networker(transport: Self.bounded).response(
+            for: Endpoint<String>(RequestDescription(route: "https://api.test/ok")))
         #expect(response.value == "ok")
         #expect(response.head.status == .ok)
     }

@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
-@testable import Strata
 import Testing
+
+@testable import Strata
 
 /// One body contract: which responses have no body, and how a streamed body is read.
 @Suite struct MessageBodyContractTests {
@@ -32,7 +33,10 @@ import Testing
     @Test func concurrentSecondReadOfAOneShotBodyThrows() async throws {
         let body = MessageBody(length: nil, streaming: SlowChunks())
         let iterator = body.makeAsyncIterator()
-        async let first: Data? = { var copy = iterator; return try await copy.next() }()
+        async let first: Data? = {
+            var copy = iterator
+            return try await copy.next()
+        }()
         try await Task.sleep(for: .milliseconds(20))
         var second = iterator
         await #expect(throws: MessageBodyError.alreadyConsumed) { _ = try await second.next() }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import Testing
+
 @testable import Strata
 
 @Suite struct NetworkerTests {
@@ -16,7 +17,9 @@ import Testing
 
     @Test func responseEnvelopeCarriesHeadBodyAndRequest() async throws {
         let networker = Networker(transport: ClosureTransport.json(#"{"a":1}"#, status: .created))
-        let response = try await networker.response(for: Endpoint<JSON>(RequestDescription(route: RegistrationRoute.register, method: .post, parameters: ["x": 1] as JSON)))
+        let response = try await networker.response(
+            for: Endpoint<JSON>(
+                RequestDescription(route: RegistrationRoute.register, method: .post, parameters: ["x": 1] as JSON)))
         #expect(response.value == ["a": 1])
         #expect(response.head.status == .created)
         #expect(response.body == Data(#"{"a":1}"#.utf8))
@@ -31,9 +34,11 @@ import Testing
             log.append("transport " + request.headerFields[values: .init("X-Trail")!].joined(separator: ","))
             return (HTTPResponse(status: .ok), nil)
         }
-        let networker = Networker(transport: transport, middleware: [
-            TaggingMiddleware(name: "a", log: log), TaggingMiddleware(name: "b", log: log),
-        ])
+        let networker = Networker(
+            transport: transport,
+            middleware: [
+                TaggingMiddleware(name: "a", log: log), TaggingMiddleware(name: "b", log: log),
+            ])
         try await networker.send(Endpoint<Void>(RequestDescription(route: RegistrationRoute.auth)))
         #expect(log.all == ["→a", "→b", "transport a,b", "←b", "←a"])
     }
@@ -44,7 +49,9 @@ import Testing
         #expect(error?.kind == .unacceptableStatus)
         #expect(error?.status?.code == 404)
         #expect(error?.bodySnippet == #"{"error":"nope"}"#)
-        #expect(error?.description == #"GET http://example.com/user/7 → 404 Not Found: unacceptable status 404; body: {"error":"nope"}"#)
+        #expect(
+            error?.description
+                == #"GET http://example.com/user/7 → 404 Not Found: unacceptable status 404; body: {"error":"nope"}"#)
     }
 
     @Test func decodingAndMappingFailuresAreDifferentStages() async {
@@ -76,8 +83,11 @@ import Testing
         #expect(urlError?.underlying as? URLRouteError == .missingBaseURL(path: "/x"))
 
         let encoding = await #expect(throws: StrataError.self) {
-            try await networker.send(Endpoint<JSON>(RequestDescription(route: RegistrationRoute.auth, method: .post,
-                                                                       parameters: [1] as JSON, encoding: .formURL)))
+            try await networker.send(
+                Endpoint<JSON>(
+                    RequestDescription(
+                        route: RegistrationRoute.auth, method: .post,
+                        parameters: [1] as JSON, encoding: .formURL)))
         }
         #expect(encoding?.kind == .encoding)
         #expect(encoding?.underlying is ParameterEncodingError)
@@ -95,8 +105,11 @@ import Testing
     @Test func bodyLargerThanTheLimit() async {
         var configuration = Networker.Configuration()
         configuration.maxResponseBodySize = 8
-        let networker = Networker(transport: ClosureTransport.json(#"{"a":"0123456789"}"#), configuration: configuration)
-        let error = await #expect(throws: StrataError.self) { try await networker.send(Endpoint<JSON>(RequestDescription(route: RegistrationRoute.auth))) }
+        let networker = Networker(
+            transport: ClosureTransport.json(#"{"a":"0123456789"}"#), configuration: configuration)
+        let error = await #expect(throws: StrataError.self) {
+            try await networker.send(Endpoint<JSON>(RequestDescription(route: RegistrationRoute.auth)))
+        }
         #expect(error?.kind == .bodyTooLarge)
         #expect(error?.underlying as? MessageBodyError == .tooLarge(limit: 8))
     }
@@ -117,7 +130,8 @@ import Testing
         try await Networker(transport: transport).send(endpoint)
         var configuration = Networker.Configuration()
         configuration.timeout = nil
-        try await Networker(transport: transport, configuration: configuration).send(Endpoint<Void>(RequestDescription(route: RegistrationRoute.auth)))
+        try await Networker(transport: transport, configuration: configuration).send(
+            Endpoint<Void>(RequestDescription(route: RegistrationRoute.auth)))
         #expect(seen.all == ["about 5s", "none"])
     }
 
@@ -135,21 +149,26 @@ import Testing
             (HTTPResponse(status: .ok, headerFields: [.contentType: "text/html; charset=utf-8"]), MessageBody("<p>"))
         }
         let error = await #expect(throws: StrataError.self) {
-            try await Networker(transport: html, configuration: configuration).send(Endpoint<String>(RequestDescription(route: RegistrationRoute.auth)))
+            try await Networker(transport: html, configuration: configuration).send(
+                Endpoint<String>(RequestDescription(route: RegistrationRoute.auth)))
         }
         #expect(error?.kind == .unacceptableContentType)
         #expect(error?.response?.headerFields[.contentType] == "text/html; charset=utf-8")
         let empty = ClosureTransport { _, _, _ in (HTTPResponse(status: .noContent), nil) }
-        try await Networker(transport: empty, configuration: configuration).send(Endpoint<Void>(RequestDescription(route: RegistrationRoute.auth)))
+        try await Networker(transport: empty, configuration: configuration).send(
+            Endpoint<Void>(RequestDescription(route: RegistrationRoute.auth)))
         let json = ClosureTransport.json("{}")
-        #expect(try await Networker(transport: json, configuration: configuration).send(Endpoint<JSON>(RequestDescription(route: RegistrationRoute.auth))) == [:])
+        #expect(
+            try await Networker(transport: json, configuration: configuration).send(
+                Endpoint<JSON>(RequestDescription(route: RegistrationRoute.auth))) == [:])
     }
 
     @Test func cancellationIsItsOwnKind() async {
-        let networker = Networker(transport: ClosureTransport { _, _, _ in
-            try await Task.sleep(for: .seconds(30))
-            return (HTTPResponse(status: .ok), nil)
-        })
+        let networker = Networker(
+            transport: ClosureTransport { _, _, _ in
+                try await Task.sleep(for: .seconds(30))
+                return (HTTPResponse(status: .ok), nil)
+            })
         let task = Task { try await networker.send(Endpoint<Void>(RequestDescription(route: RegistrationRoute.auth))) }
         try? await Task.sleep(for: .milliseconds(50))
         task.cancel()
@@ -167,12 +186,15 @@ import Testing
         }
         #expect(user.name == "Ann")
 
-        let slow = Networker(transport: ClosureTransport { _, _, _ in
-            try await Task.sleep(for: .seconds(30))
-            return (HTTPResponse(status: .ok), nil)
-        })
+        let slow = Networker(
+            transport: ClosureTransport { _, _, _ in
+                try await Task.sleep(for: .seconds(30))
+                return (HTTPResponse(status: .ok), nil)
+            })
         let result: Result<Void, StrataError> = await withCheckedContinuation { continuation in
-            let handle = slow.load(Endpoint<Void>(RequestDescription(route: RegistrationRoute.auth))) { continuation.resume(returning: $0) }
+            let handle = slow.load(Endpoint<Void>(RequestDescription(route: RegistrationRoute.auth))) {
+                continuation.resume(returning: $0)
+            }
             handle.cancel()
             #expect(handle.isCancelled)
         }
@@ -188,13 +210,19 @@ import Testing
     @Test func staticHeadersKeepRequestValuesAndComputedHeadersReplace() async throws {
         let log = EventLog()
         let transport = ClosureTransport { request, _, _ in
-            log.append(request.headerFields.map { "\($0.name.canonicalName)=\($0.value)" }.sorted().joined(separator: " "))
+            log.append(
+                request.headerFields.map { "\($0.name.canonicalName)=\($0.value)" }.sorted().joined(separator: " "))
             return (HTTPResponse(status: .noContent), nil)
         }
-        let networker = Networker(transport: transport, middleware: [
-            HeadersMiddleware([.userAgent: "Strata-Tests", .accept: "application/json"]),
-            HeadersMiddleware.bearerToken { await Task.yield(); return "t0k3n" },
-        ])
+        let networker = Networker(
+            transport: transport,
+            middleware: [
+                HeadersMiddleware([.userAgent: "Strata-Tests", .accept: "application/json"]),
+                HeadersMiddleware.bearerToken {
+                    await Task.yield()
+                    return "t0k3n"
+                },
+            ])
         var headers = HTTPFields()
         headers[.accept] = "text/plain"
         headers[.authorization] = "Basic old"
@@ -204,10 +232,14 @@ import Testing
 
     @Test func failingHeaderProviderIsAMiddlewareError() async {
         struct NoToken: Error {}
-        let networker = Networker(transport: ClosureTransport.json("{}"), middleware: [
-            HeadersMiddleware.bearerToken { throw NoToken() },
-        ])
-        let error = await #expect(throws: StrataError.self) { try await networker.send(Endpoint<JSON>(RequestDescription(route: RegistrationRoute.auth))) }
+        let networker = Networker(
+            transport: ClosureTransport.json("{}"),
+            middleware: [
+                HeadersMiddleware.bearerToken { throw NoToken() }
+            ])
+        let error = await #expect(throws: StrataError.self) {
+            try await networker.send(Endpoint<JSON>(RequestDescription(route: RegistrationRoute.auth)))
+        }
         #expect(error?.kind == .middleware)
         #expect(error?.middleware == "HeadersMiddleware")
         #expect(error?.underlying is NoToken)
@@ -217,31 +249,46 @@ import Testing
         let log = EventLog()
         let logger = Logger(label: "test") { _ in CapturingLogHandler(log: log) }
         let transport = ClosureTransport { _, _, _ in
-            (HTTPResponse(status: .ok, headerFields: [.setCookie: "session=abc", .contentType: "text/plain"]), MessageBody("ok"))
+            (
+                HTTPResponse(status: .ok, headerFields: [.setCookie: "session=abc", .contentType: "text/plain"]),
+                MessageBody("ok")
+            )
         }
         let apiKey = HTTPField.Name("X-Api-Key")!
-        let networker = Networker(transport: transport, middleware: [LoggingMiddleware(logger: logger, redacting: [apiKey])])
+        let networker = Networker(
+            transport: transport, middleware: [LoggingMiddleware(logger: logger, redacting: [apiKey])])
         var headers = HTTPFields()
         headers[.authorization] = "Bearer secret"
         headers[.cookie] = "a=b"
         headers[apiKey] = "k3y"
         headers[.accept] = "text/plain"
-        _ = try await networker.send(Endpoint<String>(RequestDescription(route: RegistrationRoute.auth, headers: headers)))
+        _ = try await networker.send(
+            Endpoint<String>(RequestDescription(route: RegistrationRoute.auth, headers: headers)))
         let lines = log.all
         #expect(lines.count == 2)
-        #expect(lines.first == "info → GET http://example.com/user/auth strata.attempt=1 strata.headers=[accept: text/plain, authorization: <redacted>, cookie: <redacted>, x-api-key: <redacted>]")
+        #expect(
+            lines.first
+                == "info → GET http://example.com/user/auth strata.attempt=1 strata.headers=[accept: text/plain, authorization: <redacted>, cookie: <redacted>, x-api-key: <redacted>]"
+        )
         #expect(lines.last?.hasPrefix("info ← 200 GET http://example.com/user/auth (") == true)
-        #expect(lines.last?.hasSuffix("strata.body_bytes=2 strata.headers=[content-type: text/plain, set-cookie: <redacted>]") == true)
-        #expect(!lines.joined().contains("secret") && !lines.joined().contains("k3y") && !lines.joined().contains("abc"))
+        #expect(
+            lines.last?.hasSuffix(
+                "strata.body_bytes=2 strata.headers=[content-type: text/plain, set-cookie: <redacted>]") == true)
+        #expect(
+            !lines.joined().contains("secret") && !lines.joined().contains("k3y") && !lines.joined().contains("abc"))
     }
 
     @Test func validationMiddlewareFailsInsideTheChain() async {
         let log = EventLog()
         let transport = ClosureTransport.json(#"{"e":1}"#, status: .serviceUnavailable)
-        let networker = Networker(transport: transport, middleware: [
-            TaggingMiddleware(name: "outer", log: log), ValidationMiddleware(),
-        ])
-        let error = await #expect(throws: StrataError.self) { try await networker.send(Endpoint<JSON>(RequestDescription(route: RegistrationRoute.auth))) }
+        let networker = Networker(
+            transport: transport,
+            middleware: [
+                TaggingMiddleware(name: "outer", log: log), ValidationMiddleware(),
+            ])
+        let error = await #expect(throws: StrataError.self) {
+            try await networker.send(Endpoint<JSON>(RequestDescription(route: RegistrationRoute.auth)))
+        }
         #expect(error?.status?.code == 503)
         #expect(error?.bodySnippet == #"{"e":1}"#)
         #expect(log.all == ["→outer"])

@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
 import Logging
-@testable import Strata
 import Testing
+
+@testable import Strata
 
 /// The pipeline contract, pinned: the client owns the deadline, every stage says what
 /// failed, a failed response keeps its body, and one body rule holds everywhere.
@@ -14,7 +15,9 @@ import Testing
     /// A transport that ignores its deadline and cancellation alike, and never returns.
     struct NeverReturningTransport: Transport {
         let started: EventLog
-        func send(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> (HTTPResponse, MessageBody?) {
+        func send(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> (
+            HTTPResponse, MessageBody?
+        ) {
             started.append("sent")
             await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }  // never resumed
             return (HTTPResponse(status: .ok), nil)
@@ -34,7 +37,9 @@ import Testing
         #expect(error?.isTimeout == true)
         #expect(error?.phase == .awaitingHead)
         #expect(elapsed >= .seconds(1) && elapsed < .seconds(30))  // the transport alone would never return
-        #expect(error?.description == "GET http://example.com/user/auth: transport failed while waiting for the response head: timed out")
+        #expect(
+            error?.description
+                == "GET http://example.com/user/auth: transport failed while waiting for the response head: timed out")
     }
 
     /// A body whose second chunk never comes, ignoring cancellation.
@@ -71,7 +76,8 @@ import Testing
         let transport = ClosureTransport { _, _, _ in
             (HTTPResponse(status: .ok), MessageBody(length: nil, streaming: StallingChunks()))
         }
-        let (head, body) = try await Networker(transport: transport, configuration: configuration).stream(Endpoint<Data>(Self.auth))
+        let (head, body) = try await Networker(transport: transport, configuration: configuration).stream(
+            Endpoint<Data>(Self.auth))
         #expect(head.status == .ok)
         var iterator = body.makeAsyncIterator()
         #expect(try await iterator.next() == Data("first".utf8))
@@ -80,7 +86,8 @@ import Testing
     }
 
     @Test func streamedBodyAlreadyInMemoryIsReturnedAsItIs() async throws {
-        let (_, body) = try await Networker(transport: ClosureTransport.json(#"{"a":1}"#)).stream(Endpoint<Data>(Self.auth))
+        let (_, body) = try await Networker(transport: ClosureTransport.json(#"{"a":1}"#)).stream(
+            Endpoint<Data>(Self.auth))
         #expect(body.isReplayable)
         #expect(body.bufferedData == Data(#"{"a":1}"#.utf8))
     }
@@ -159,39 +166,48 @@ import Testing
 
     struct TokenMiddleware: Middleware {
         struct Expired: Error, Equatable { let user: String }
-        func intercept(_ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
-                       next: MiddlewareNext) async throws -> (HTTPResponse, MessageBody?) {
+        func intercept(
+            _ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
+            next: MiddlewareNext
+        ) async throws -> (HTTPResponse, MessageBody?) {
             throw Expired(user: "ann")
         }
     }
 
     /// Rethrows whatever comes from below, as a retry or logging step would.
     struct PassingMiddleware: Middleware {
-        func intercept(_ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
-                       next: MiddlewareNext) async throws -> (HTTPResponse, MessageBody?) {
+        func intercept(
+            _ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
+            next: MiddlewareNext
+        ) async throws -> (HTTPResponse, MessageBody?) {
             try await next(request, body, context)
         }
     }
 
     @Test func middlewareErrorIsTheMiddlewareStageWithItsTypeName() async {
-        let networker = Networker(transport: ClosureTransport.json("{}"), middleware: [PassingMiddleware(), TokenMiddleware()])
+        let networker = Networker(
+            transport: ClosureTransport.json("{}"), middleware: [PassingMiddleware(), TokenMiddleware()])
         let error = await #expect(throws: StrataError.self) { try await networker.send(Endpoint<Void>(Self.auth)) }
         #expect(error?.kind == .middleware)
         #expect(error?.middleware == "TokenMiddleware")
         #expect(error?.underlying as? TokenMiddleware.Expired == TokenMiddleware.Expired(user: "ann"))
-        #expect(error?.description == #"GET http://example.com/user/auth: middleware TokenMiddleware failed: Expired(user: "ann")"#)
+        #expect(
+            error?.description
+                == #"GET http://example.com/user/auth: middleware TokenMiddleware failed: Expired(user: "ann")"#)
     }
 
     @Test func errorsFromBelowPassThroughMiddlewareUntouched() async {
         struct Unknown: Error {}
-        let refused = Networker(transport: ClosureTransport { _, _, _ in throw TransportError(.connectionRefused) },
-                                middleware: [PassingMiddleware(), PassingMiddleware()])
+        let refused = Networker(
+            transport: ClosureTransport { _, _, _ in throw TransportError(.connectionRefused) },
+            middleware: [PassingMiddleware(), PassingMiddleware()])
         let error = await #expect(throws: StrataError.self) { try await refused.send(Endpoint<Void>(Self.auth)) }
         #expect(error?.kind == .transport)
         #expect(error?.transportError?.kind == .connectionRefused)
 
         // An unknown transport error becomes a transport failure, not a middleware one.
-        let unknown = Networker(transport: ClosureTransport { _, _, _ in throw Unknown() }, middleware: [PassingMiddleware()])
+        let unknown = Networker(
+            transport: ClosureTransport { _, _, _ in throw Unknown() }, middleware: [PassingMiddleware()])
         let other = await #expect(throws: StrataError.self) { try await unknown.send(Endpoint<Void>(Self.auth)) }
         #expect(other?.kind == .transport)
         #expect(other?.transportError?.kind == .other)
@@ -233,14 +249,18 @@ import Testing
         let fields: [String]
     }
 
-    static let problem = Problem(code: "invalid", detail: String(repeating: "d", count: 1_800),
-                                 fields: (1...20).map { "field\($0)" })
+    static let problem = Problem(
+        code: "invalid", detail: String(repeating: "d", count: 1_800),
+        fields: (1...20).map { "field\($0)" })
 
     @Test func errorBodyOf2KBDecodesIntoTheAppsErrorType() async throws {
         let json = try JSONEncoder().encode(Self.problem)
         #expect(json.count > 2_000)
         let transport = ClosureTransport { _, _, _ in
-            (HTTPResponse(status: .unprocessableContent, headerFields: [.contentType: "application/json"]), MessageBody(json))
+            (
+                HTTPResponse(status: .unprocessableContent, headerFields: [.contentType: "application/json"]),
+                MessageBody(json)
+            )
         }
         let error = await #expect(throws: StrataError.self) {
             try await Networker(transport: transport).send(Endpoint<JSON>(Self.auth))
@@ -257,9 +277,10 @@ import Testing
         configuration.errorBodyLimit = 100
         let json = try JSONEncoder().encode(Self.problem)
         let transport = ClosureTransport { _, _, _ in (HTTPResponse(status: .unprocessableContent), MessageBody(json)) }
-        let error = try #require(await #expect(throws: StrataError.self) {
-            try await Networker(transport: transport, configuration: configuration).send(Endpoint<JSON>(Self.auth))
-        })
+        let error = try #require(
+            await #expect(throws: StrataError.self) {
+                try await Networker(transport: transport, configuration: configuration).send(Endpoint<JSON>(Self.auth))
+            })
         #expect(error.body == json.prefix(100))
         #expect(error.isBodyTruncated)
         #expect(throws: MappingError.self) { try error.decodeBody(as: Problem.self) }
@@ -268,14 +289,20 @@ import Testing
     @Test func validationMiddlewareKeepsTheWholeErrorBodyToo() async throws {
         let json = try JSONEncoder().encode(Self.problem)
         let transport = ClosureTransport { _, _, _ in
-            (HTTPResponse(status: .unprocessableContent), MessageBody(length: nil, streaming: AsyncStream { continuation in
-                continuation.yield(json.prefix(1000))
-                continuation.yield(json.dropFirst(1000))
-                continuation.finish()
-            }))
+            (
+                HTTPResponse(status: .unprocessableContent),
+                MessageBody(
+                    length: nil,
+                    streaming: AsyncStream { continuation in
+                        continuation.yield(json.prefix(1000))
+                        continuation.yield(json.dropFirst(1000))
+                        continuation.finish()
+                    })
+            )
         }
         let error = await #expect(throws: StrataError.self) {
-            try await Networker(transport: transport, middleware: [ValidationMiddleware()]).send(Endpoint<JSON>(Self.auth))
+            try await Networker(transport: transport, middleware: [ValidationMiddleware()]).send(
+                Endpoint<JSON>(Self.auth))
         }
         #expect(try error?.decodeBody(as: Problem.self) == Self.problem)
     }
@@ -303,8 +330,9 @@ import Testing
         let log = EventLog()
         var configuration = Networker.Configuration()
         configuration.logger = Logger(label: "test") { _ in CapturingLogHandler(log: log) }
-        let networker = Networker(transport: ClosureTransport.json("{}"), middleware: [LoggingMiddleware(level: .info, logsHeaders: false)],
-                                  configuration: configuration)
+        let networker = Networker(
+            transport: ClosureTransport.json("{}"), middleware: [LoggingMiddleware(level: .info, logsHeaders: false)],
+            configuration: configuration)
         try await networker.send(Endpoint<Void>(Self.auth))
         try await networker.send(Endpoint<Void>(Self.auth))
         let ids = log.all.map { line in

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import Testing
+
 @testable import Strata
 
 /// A transport that answers by URL from a table of redirects and records every request
@@ -24,10 +25,14 @@ final class RedirectingTransport: Transport {
 
     var received: [Received] { log.withLock { $0 } }
 
-    func send(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> (HTTPResponse, MessageBody?) {
+    func send(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> (
+        HTTPResponse, MessageBody?
+    ) {
         let url = request.absoluteURLString
         let bytes = try await body?.collect(upTo: 1 << 20)
-        log.withLock { $0.append(Received(method: request.method, url: url, fields: request.headerFields, body: bytes)) }
+        log.withLock {
+            $0.append(Received(method: request.method, url: url, fields: request.headerFields, body: bytes))
+        }
         guard let (status, location) = redirects[url] else {
             return (HTTPResponse(status: .ok), MessageBody("done"))
         }
@@ -38,16 +43,22 @@ final class RedirectingTransport: Transport {
 }
 
 @Suite struct RedirectTests {
-    static let credentials: HTTPFields = [.authorization: "Bearer t0ken", .cookie: "session=1", .proxyAuthorization: "Basic cA=="]
+    static let credentials: HTTPFields = [
+        .authorization: "Bearer t0ken", .cookie: "session=1", .proxyAuthorization: "Basic cA==",
+    ]
 
-    static func endpoint(_ url: String, method: HTTPRequest.Method = .get, body: String? = nil, headers: HTTPFields = [:]) -> Endpoint<String> {
+    static func endpoint(
+        _ url: String, method: HTTPRequest.Method = .get, body: String? = nil, headers: HTTPFields = [:]
+    ) -> Endpoint<String> {
         var description = RequestDescription(route: FixedRoute(url), method: method, headers: headers)
         if let body { description.body = .data(Data(body.utf8), contentType: "text/plain") }
         return Endpoint<String>(description)
     }
 
-    static func networker(_ transport: RedirectingTransport, middleware: [any Middleware] = [],
-                          policy: RedirectPolicy? = RedirectPolicy()) -> Networker {
+    static func networker(
+        _ transport: RedirectingTransport, middleware: [any Middleware] = [],
+        policy: RedirectPolicy? = RedirectPolicy()
+    ) -> Networker {
         var configuration = Networker.Configuration()
         configuration.redirects = policy
         return Networker(transport: transport, middleware: middleware, configuration: configuration)
@@ -58,7 +69,8 @@ final class RedirectingTransport: Transport {
     @Test(arguments: [301, 302, 303])
     func seeOtherStyleRedirectsBecomeGETWithoutBody(status: Int) async throws {
         let transport = RedirectingTransport(["http://a.test/form": (status, "/done")])
-        let value = try await Self.networker(transport).send(Self.endpoint("http://a.test/form", method: .post, body: "k=v"))
+        let value = try await Self.networker(transport).send(
+            Self.endpoint("http://a.test/form", method: .post, body: "k=v"))
         #expect(value == "done")
         let hop = try #require(transport.received.last)
         #expect(transport.received.map(\.url) == ["http://a.test/form", "http://a.test/done"])
@@ -71,14 +83,16 @@ final class RedirectingTransport: Transport {
     @Test(arguments: [301, 302, 303, 307, 308])
     func headStaysHead(status: Int) async throws {
         let transport = RedirectingTransport(["http://a.test/x": (status, "http://a.test/y")])
-        _ = try await Self.networker(transport).response(for: Endpoint<Void>(RequestDescription(route: FixedRoute("http://a.test/x"), method: .head)))
+        _ = try await Self.networker(transport).response(
+            for: Endpoint<Void>(RequestDescription(route: FixedRoute("http://a.test/x"), method: .head)))
         #expect(transport.received.map(\.method) == [.head, .head])
     }
 
     @Test(arguments: [307, 308])
     func temporaryAndPermanentRedirectsKeepMethodAndBody(status: Int) async throws {
         let transport = RedirectingTransport(["http://a.test/upload": (status, "/v2/upload")])
-        _ = try await Self.networker(transport).send(Self.endpoint("http://a.test/upload", method: .put, body: "payload"))
+        _ = try await Self.networker(transport).send(
+            Self.endpoint("http://a.test/upload", method: .put, body: "payload"))
         let hop = try #require(transport.received.last)
         #expect(hop.url == "http://a.test/v2/upload")
         #expect(hop.method == .put)
@@ -88,11 +102,18 @@ final class RedirectingTransport: Transport {
 
     @Test func aBodyThatCannotBeResentFailsInsteadOfBeingDropped() async throws {
         let transport = RedirectingTransport(["http://a.test/upload": (307, "/other")])
-        let streamed = MessageBody(length: 4, streaming: AsyncStream { $0.yield(Data("data".utf8)); $0.finish() })
+        let streamed = MessageBody(
+            length: 4,
+            streaming: AsyncStream {
+                $0.yield(Data("data".utf8))
+                $0.finish()
+            })
         let chain = RedirectMiddleware()
         let error = await #expect(throws: StrataError.self) {
-            _ = try await chain.intercept(HTTPRequest(method: .post, url: URL(string: "http://a.test/upload")!),
-                                          body: streamed, context: MiddlewareContext()) { request, body, _ in
+            _ = try await chain.intercept(
+                HTTPRequest(method: .post, url: URL(string: "http://a.test/upload")!),
+                body: streamed, context: MiddlewareContext()
+            ) { request, body, _ in
                 try await transport.send(request, body: body, deadline: nil)
             }
         }
@@ -113,7 +134,11 @@ final class RedirectingTransport: Transport {
         _ = try await Self.networker(transport, middleware: [middleware])
             .send(Self.endpoint("http://a.test/start", headers: Self.credentials))
         let received = transport.received
-        #expect(received.map(\.url) == ["http://a.test/start", "http://a.test/same-origin", "http://b.test:8080/elsewhere", "http://a.test/back"])
+        #expect(
+            received.map(\.url) == [
+                "http://a.test/start", "http://a.test/same-origin", "http://b.test:8080/elsewhere",
+                "http://a.test/back",
+            ])
         for same in received.prefix(2) {
             #expect(same.fields[.authorization] == "Bearer t0ken")
             #expect(same.fields[.cookie] == "session=1")
@@ -155,7 +180,9 @@ final class RedirectingTransport: Transport {
             _ = try await Self.networker(transport).send(Self.endpoint("https://a.test/x"))
         }
         #expect(error?.kind == .redirect)
-        #expect(error.flatMap(Self.redirectError) == RedirectError(.insecureRedirect, location: "http://a.test/y", redirects: 0))
+        #expect(
+            error.flatMap(Self.redirectError)
+                == RedirectError(.insecureRedirect, location: "http://a.test/y", redirects: 0))
         #expect(transport.received.count == 1)
 
         let allowed = try await Self.networker(transport, policy: RedirectPolicy(allowsInsecureRedirects: true))
@@ -165,7 +192,7 @@ final class RedirectingTransport: Transport {
 
     static func chain(_ length: Int) -> RedirectingTransport {
         var table: [String: (Int, String?)] = [:]
-        for hop in 0 ..< length { table["http://a.test/\(hop)"] = (302, "/\(hop + 1)") }
+        for hop in 0..<length { table["http://a.test/\(hop)"] = (302, "/\(hop + 1)") }
         return RedirectingTransport(table)
     }
 
@@ -179,12 +206,16 @@ final class RedirectingTransport: Transport {
             _ = try await Self.networker(eleven).send(Self.endpoint("http://a.test/0"))
         }
         #expect(error.flatMap(Self.redirectError) == RedirectError(.tooManyRedirects, location: "/11", redirects: 10))
-        #expect(error?.description == "GET http://a.test/10 → 302 Found: redirect not followed: too many redirects (to /11 after 10 redirects)")
+        #expect(
+            error?.description
+                == "GET http://a.test/10 → 302 Found: redirect not followed: too many redirects (to /11 after 10 redirects)"
+        )
         #expect(eleven.received.count == 11)
 
         let two = Self.chain(3)
         await #expect(throws: StrataError.self) {
-            _ = try await Self.networker(two, policy: RedirectPolicy(maxRedirects: 2)).send(Self.endpoint("http://a.test/0"))
+            _ = try await Self.networker(two, policy: RedirectPolicy(maxRedirects: 2)).send(
+                Self.endpoint("http://a.test/0"))
         }
         #expect(two.received.count == 3)
     }
@@ -230,26 +261,38 @@ final class RedirectingTransport: Transport {
     }
 
     @Test func eachHopPassesThroughMiddlewareAndTheLog() async throws {
-        let transport = RedirectingTransport(["http://a.test/1": (302, "/2"), "http://a.test/2": (308, "http://b.test/3")])
+        let transport = RedirectingTransport([
+            "http://a.test/1": (302, "/2"), "http://a.test/2": (308, "http://b.test/3"),
+        ])
         let hops = Locked<[String]>([])
         let lines = EventLog()
         var configuration = Networker.Configuration()
         configuration.logger = Logger(label: "test") { _ in CapturingLogHandler(log: lines) }
         let recorder = ContextRecorder { context in
-            hops.withLock { $0.append(context.redirect.map { "\($0.number) \($0.status.code) \($0.from) left:\($0.hasLeftOrigin)" } ?? "first") }
+            hops.withLock {
+                $0.append(
+                    context.redirect.map { "\($0.number) \($0.status.code) \($0.from) left:\($0.hasLeftOrigin)" }
+                        ?? "first")
+            }
         }
         _ = try await Networker(transport: transport, middleware: [recorder], configuration: configuration)
             .send(Self.endpoint("http://a.test/1"))
-        #expect(hops.withLock { $0 } == ["first", "1 302 http://a.test/1 left:false", "2 308 http://a.test/2 left:true"])
+        #expect(
+            hops.withLock { $0 } == ["first", "1 302 http://a.test/1 left:false", "2 308 http://a.test/2 left:true"])
         let redirectLines = lines.all.filter { $0.hasPrefix("debug redirect ") }
         #expect(redirectLines.count == 2)
-        #expect(redirectLines.last?.contains("strata.redirect.hop=2 strata.redirect.status=308 strata.redirect.to=http://b.test/3") == true)
+        #expect(
+            redirectLines.last?.contains(
+                "strata.redirect.hop=2 strata.redirect.status=308 strata.redirect.to=http://b.test/3") == true)
     }
 
     @Test func aRedirectMiddlewareInTheListReplacesTheDefaultOne() async throws {
         let transport = RedirectingTransport(["http://a.test/1": (302, "/2"), "http://a.test/2": (302, "/3")])
-        let networker = Self.networker(transport, middleware: [RedirectMiddleware(policy: RedirectPolicy(maxRedirects: 1))])
-        let error = await #expect(throws: StrataError.self) { _ = try await networker.send(Self.endpoint("http://a.test/1")) }
+        let networker = Self.networker(
+            transport, middleware: [RedirectMiddleware(policy: RedirectPolicy(maxRedirects: 1))])
+        let error = await #expect(throws: StrataError.self) {
+            _ = try await networker.send(Self.endpoint("http://a.test/1"))
+        }
         #expect(error.flatMap(Self.redirectError)?.kind == .tooManyRedirects)
         #expect(transport.received.count == 2)
     }
@@ -259,8 +302,10 @@ final class RedirectingTransport: Transport {
 struct ContextRecorder: Middleware {
     let record: @Sendable (MiddlewareContext) -> Void
 
-    func intercept(_ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
-                   next: MiddlewareNext) async throws -> (HTTPResponse, MessageBody?) {
+    func intercept(
+        _ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
+        next: MiddlewareNext
+    ) async throws -> (HTTPResponse, MessageBody?) {
         record(context)
         return try await next(request, body, context)
     }

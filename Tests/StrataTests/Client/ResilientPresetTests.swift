@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import Testing
+
 @testable import Strata
 
 /// The order and the parts of `[any Middleware].resilient(...)`.
@@ -23,15 +24,17 @@ import Testing
         let steps: [any Middleware] = .resilient(
             logging: LoggingMiddleware(), authentication: AuthenticationMiddleware(Tokens()),
             perAttempt: [HeadersMiddleware([.userAgent: "app"])])
-        #expect(Self.names(steps) == [
-            "LoggingMiddleware", "RedirectMiddleware", "RetryMiddleware", "CircuitBreakerMiddleware",
-            "AuthenticationMiddleware<Tokens>", "HeadersMiddleware",
-        ])
+        #expect(
+            Self.names(steps) == [
+                "LoggingMiddleware", "RedirectMiddleware", "RetryMiddleware", "CircuitBreakerMiddleware",
+                "AuthenticationMiddleware<Tokens>", "HeadersMiddleware",
+            ])
     }
 
     @Test func partsTurnOffWithNil() {
         #expect(Self.names(.resilient(redirects: nil, retry: nil, circuitBreaker: nil)).isEmpty)
-        let retry = Array<any Middleware>.resilient(redirects: nil, budget: nil, circuitBreaker: nil).first as? RetryMiddleware
+        let retry =
+            Array<any Middleware>.resilient(redirects: nil, budget: nil, circuitBreaker: nil).first as? RetryMiddleware
         #expect(retry?.budget == nil)
         #expect(retry?.policy == RetryPolicy())
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Testing
+
 @testable import Strata
 
 /// What a call reports about its attempts, the endpoint's custom decision, and the budget.
@@ -18,10 +19,13 @@ import Testing
 
     @Test func theFinalErrorSaysTheAttemptsRanOut() async throws {
         let transport = ScriptedTransport([.status(503), .status(503), .status(503)])
-        let error = await #expect(throws: StrataError.self) { try await RetryTests.response(transport, retry: Self.middleware()) }
+        let error = await #expect(throws: StrataError.self) {
+            try await RetryTests.response(transport, retry: Self.middleware())
+        }
         #expect(error?.retry == RetrySummary(attempts: 3, stopReason: .attemptsExhausted))
-        #expect(error?.description == "GET http://a.test/x → 503 Service Unavailable: unacceptable status 503 "
-            + "(3 attempts, stopped: attemptsExhausted); body: status 503")
+        #expect(
+            error?.description == "GET http://a.test/x → 503 Service Unavailable: unacceptable status 503 "
+                + "(3 attempts, stopped: attemptsExhausted); body: status 503")
     }
 
     @Test func theFinalErrorSaysWhyRetryingStopped() async throws {
@@ -31,12 +35,18 @@ import Testing
         #expect(notRetryable?.retry == RetrySummary(attempts: 2, stopReason: .notRetryable))
 
         let deadline = await #expect(throws: StrataError.self) {
-            try await RetryTests.response(ScriptedTransport([.status(503, retryAfter: "5")]), timeout: .seconds(2), retry: Self.middleware())
+            try await RetryTests.response(
+                ScriptedTransport([.status(503, retryAfter: "5")]), timeout: .seconds(2), retry: Self.middleware())
         }
         #expect(deadline?.retry == RetrySummary(attempts: 1, stopReason: .deadline))
 
         let transport = ScriptedTransport([.status(503)])
-        let stream = MessageBody(length: 4, streaming: AsyncStream { $0.yield(Data("data".utf8)); $0.finish() })
+        let stream = MessageBody(
+            length: 4,
+            streaming: AsyncStream {
+                $0.yield(Data("data".utf8))
+                $0.finish()
+            })
         let context = MiddlewareContext()
         _ = try await Self.middleware().intercept(
             HTTPRequest(method: .put, url: URL(string: "http://a.test/x")!), body: stream, context: context
@@ -57,10 +67,13 @@ import Testing
         let transport = ScriptedTransport([.status(425), .failure(.other), .status(425)])
         let seen = Locked<[String]>([])
         let waits = Locked<[Duration]>([])
-        let retry = RetryMiddleware(policy: RetryPolicy(maxAttempts: 5, maxBackoff: .seconds(3)),
-                                    sleep: { wait in waits.withLock { $0.append(wait) } }, now: { RetryTests.now })
+        let retry = RetryMiddleware(
+            policy: RetryPolicy(maxAttempts: 5, maxBackoff: .seconds(3)),
+            sleep: { wait in waits.withLock { $0.append(wait) } }, now: { RetryTests.now })
         let rule = RetryRule.custom { attempt in
-            let outcome = attempt.response.map { "\($0.status.code)" } ?? "\((attempt.error as? TransportError)?.kind.description ?? "?")"
+            let outcome =
+                attempt.response.map { "\($0.status.code)" }
+                ?? "\((attempt.error as? TransportError)?.kind.description ?? "?")"
             seen.withLock { $0.append("\(attempt.number):\(outcome):\(attempt.request.method)") }
             #expect(attempt.elapsed >= .zero && attempt.elapsed < .seconds(30))
             switch attempt.number {
@@ -93,7 +106,7 @@ import Testing
         #expect(budget.balance == 2)  // one second's trickle to start
         #expect(budget.withdraw() && budget.withdraw())
         #expect(!budget.withdraw())
-        for _ in 0 ..< 4 { budget.deposit() }
+        for _ in 0..<4 { budget.deposit() }
         #expect(budget.balance == 1)
         clock.advance(by: .milliseconds(500))
         #expect(budget.balance == 2)
@@ -124,7 +137,7 @@ import Testing
         let budget = RetryBudget(ratio: 0.2, minimumPerSecond: 0, capacity: nil, now: { clock.now })
         let transport = ScriptedTransport(Array(repeating: .status(503), count: 1000))
         let retry = Self.middleware(RetryPolicy(maxAttempts: 10), budget: budget)
-        for _ in 0 ..< 100 {
+        for _ in 0..<100 {
             _ = try? await RetryTests.response(transport, retry: retry)
         }
         // 100 calls earn 20 retries (a fifth of a token each, at most one token banked).

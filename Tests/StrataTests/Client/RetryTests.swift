@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Testing
+
 @testable import Strata
 
 /// A transport that plays a script of outcomes, one per request, and records each request.
@@ -19,7 +20,9 @@ final class ScriptedTransport: Transport {
 
     var requests: [HTTPRequest] { log.withLock { $0 } }
 
-    func send(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> (HTTPResponse, MessageBody?) {
+    func send(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> (
+        HTTPResponse, MessageBody?
+    ) {
         _ = try await body?.collect(upTo: 1 << 20)
         log.withLock { $0.append(request) }
         let step = script.withLock { $0.isEmpty ? .status(200) : $0.removeFirst() }
@@ -87,9 +90,9 @@ final class ScriptedTransport: Transport {
     @Test func backoffStaysWithinItsCeilingAndCap() {
         let policy = RetryPolicy(initialBackoff: .milliseconds(100), maxBackoff: .milliseconds(350))
         var generator = SeededGenerator(state: 42)
-        for attempt in 1 ... 40 {
+        for attempt in 1...40 {
             let ceiling = min(.milliseconds(100) * (1 << min(attempt - 1, 30)), Duration.milliseconds(350))
-            for _ in 0 ..< 50 {
+            for _ in 0..<50 {
                 let wait = policy.backoff(after: attempt, using: &generator)
                 #expect(wait >= .zero && wait <= ceiling, "attempt \(attempt): \(wait)")
                 let unseeded = policy.backoff(after: attempt)
@@ -97,15 +100,20 @@ final class ScriptedTransport: Transport {
             }
         }
         // The same seed draws the same waits.
-        var first = SeededGenerator(state: 7), second = SeededGenerator(state: 7)
-        #expect((1 ... 5).map { policy.backoff(after: $0, using: &first) } == (1 ... 5).map { policy.backoff(after: $0, using: &second) })
+        var first = SeededGenerator(state: 7)
+        var second = SeededGenerator(state: 7)
+        #expect(
+            (1...5).map { policy.backoff(after: $0, using: &first) }
+                == (1...5).map { policy.backoff(after: $0, using: &second) })
     }
 
     @Test(arguments: [400, 401, 404, 409, 422, 501])
     func otherStatusesAreNotRetried(code: Int) async throws {
         let transport = ScriptedTransport([.status(code)])
         let waits = Locked<[Duration]>([])
-        let error = await #expect(throws: StrataError.self) { try await Self.response(transport, retry: Self.middleware(waits: waits)) }
+        let error = await #expect(throws: StrataError.self) {
+            try await Self.response(transport, retry: Self.middleware(waits: waits))
+        }
         #expect(error?.status?.code == code)
         #expect(transport.requests.count == 1)
         #expect(waits.withLock { $0 }.isEmpty)
@@ -114,7 +122,9 @@ final class ScriptedTransport: Transport {
     @Test func attemptsRunOutWithTheLastResponse() async throws {
         let transport = ScriptedTransport([.status(503), .status(503), .status(504), .status(200)])
         let waits = Locked<[Duration]>([])
-        let error = await #expect(throws: StrataError.self) { try await Self.response(transport, retry: Self.middleware(waits: waits)) }
+        let error = await #expect(throws: StrataError.self) {
+            try await Self.response(transport, retry: Self.middleware(waits: waits))
+        }
         #expect(error?.kind == .unacceptableStatus)
         #expect(error?.status?.code == 504)
         #expect(error?.bodySnippet == "status 504")
@@ -161,14 +171,18 @@ final class ScriptedTransport: Transport {
     @Test(arguments: [TransportError.Kind.malformedResponse, .invalidRequest, .tls, .other, .hostNotFound])
     func otherFailuresAreNotRetried(kind: TransportError.Kind) async throws {
         let transport = ScriptedTransport([.failure(kind)])
-        let error = await #expect(throws: StrataError.self) { try await Self.response(transport, retry: Self.middleware(waits: Locked([]))) }
+        let error = await #expect(throws: StrataError.self) {
+            try await Self.response(transport, retry: Self.middleware(waits: Locked([])))
+        }
         #expect(error?.transportError?.kind == kind)
         #expect(transport.requests.count == 1)
     }
 
     @Test func retryAfterInSecondsOrAsADateSetsTheWaitWithinTheCap() async throws {
         let date = "Tue, 14 Nov 2023 22:13:25 GMT"  // now + 5 s
-        let transport = ScriptedTransport([.status(503, retryAfter: "2"), .status(429, retryAfter: date), .status(503, retryAfter: "120")])
+        let transport = ScriptedTransport([
+            .status(503, retryAfter: "2"), .status(429, retryAfter: date), .status(503, retryAfter: "120"),
+        ])
         let waits = Locked<[Duration]>([])
         let policy = RetryPolicy(maxAttempts: 4, maxBackoff: .seconds(10))
         _ = try await Self.response(transport, timeout: nil, retry: Self.middleware(policy, waits: waits))
@@ -189,7 +203,12 @@ final class ScriptedTransport: Transport {
 
     @Test func aBodyThatCannotBeReadAgainIsSentOnce() async throws {
         let transport = ScriptedTransport([.status(503), .status(200)])
-        let stream = MessageBody(length: 4, streaming: AsyncStream { $0.yield(Data("data".utf8)); $0.finish() })
+        let stream = MessageBody(
+            length: 4,
+            streaming: AsyncStream {
+                $0.yield(Data("data".utf8))
+                $0.finish()
+            })
         let retry = Self.middleware(waits: Locked([]))
         let (response, _) = try await retry.intercept(
             HTTPRequest(method: .put, url: URL(string: "http://a.test/x")!), body: stream, context: MiddlewareContext()

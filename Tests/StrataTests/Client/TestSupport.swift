@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Logging
+
 @testable import Strata
 
 /// A clock that moves only when told to.
@@ -16,9 +17,12 @@ final class ManualClock: Sendable {
 
 /// A transport that answers with a closure, for unit tests of the client.
 struct ClosureTransport: Transport {
-    let handler: @Sendable (HTTPRequest, MessageBody?, ContinuousClock.Instant?) async throws -> (HTTPResponse, MessageBody?)
+    let handler:
+        @Sendable (HTTPRequest, MessageBody?, ContinuousClock.Instant?) async throws -> (HTTPResponse, MessageBody?)
 
-    func send(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> (HTTPResponse, MessageBody?) {
+    func send(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> (
+        HTTPResponse, MessageBody?
+    ) {
         try await handler(request, body, deadline)
     }
 
@@ -42,8 +46,10 @@ struct TaggingMiddleware: Middleware {
     let name: String
     let log: EventLog
 
-    func intercept(_ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
-                   next: MiddlewareNext) async throws -> (HTTPResponse, MessageBody?) {
+    func intercept(
+        _ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
+        next: MiddlewareNext
+    ) async throws -> (HTTPResponse, MessageBody?) {
         log.append("→\(name)")
         var request = request
         request.headerFields.append(HTTPField(name: .init("X-Trail")!, value: name))
@@ -65,9 +71,11 @@ struct CapturingLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        let level = event.level, message = event.message
+        let level = event.level
+        let message = event.message
         let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
-        let fields = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.render($0.value))" }.joined(separator: " ")
+        let fields = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.render($0.value))" }.joined(
+            separator: " ")
         log.append("\(level) \(message) \(fields)")
     }
 
@@ -75,7 +83,8 @@ struct CapturingLogHandler: LogHandler {
     static func render(_ value: Logger.MetadataValue) -> String {
         switch value {
         case .dictionary(let dictionary):
-            "[" + dictionary.sorted { $0.key < $1.key }.map { "\($0.key): \(render($0.value))" }.joined(separator: ", ") + "]"
+            "[" + dictionary.sorted { $0.key < $1.key }.map { "\($0.key): \(render($0.value))" }.joined(separator: ", ")
+                + "]"
         case .array(let array):
             "[" + array.map(render).joined(separator: ", ") + "]"
         default:

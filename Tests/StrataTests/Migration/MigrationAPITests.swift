@@ -69,14 +69,16 @@ import Testing
         mock.stub(.get, "/repos/1", with: .json(["id": 1, "name": "strata"]))
         let networker = Networker(transport: mock, middleware: [HeadersMiddleware(["User-Agent": "MyApp/1.0"])])
 
-        let repo = try await networker.send(RequestDescription(route: api.appending(path: "repos/1")), decoding: Repo.self)
+        let repo = try await networker.send(
+            RequestDescription(route: api.appending(path: "repos/1")), decoding: Repo.self)
 
         #expect(repo == Repo(id: 1, name: "strata"))
         #expect(mock.requests.first?.headerFields[.userAgent] == "MyApp/1.0")
     }
 
     @Test func requestDescriptionTakesStringNames() throws {
-        let request = RequestDescription(route: api.appending(path: "me"), headers: ["X-Token": "abc", "Accept": "application/json"])
+        let request = RequestDescription(
+            route: api.appending(path: "me"), headers: ["X-Token": "abc", "Accept": "application/json"])
 
         let head = try request.encoded().head
 
@@ -87,7 +89,8 @@ import Testing
     }
 
     @Test func stringNamesKeepOrderAndRepeats() throws {
-        let request = RequestDescription(route: api, method: .post, parameters: ["a": 1] as JSON, headers: ["X-A": "1", "X-A": "2"])
+        let request = RequestDescription(
+            route: api, method: .post, parameters: ["a": 1] as JSON, headers: ["X-A": "1", "X-A": "2"])
 
         let head = try request.encoded().head
 
@@ -100,10 +103,12 @@ import Testing
             let name: String
             func toDTO() throws -> UserEntry { UserEntry(id: 0, name: name) }
         }
-        let model = try RequestDescription(route: api.appending(path: "users"), model: NewUser(name: "ann"),
-                                           headers: ["X-Token": "abc"])
-        let raw = try RequestDescription(route: api.appending(path: "users"), raw: UserEntry(id: 1, name: "bob"),
-                                         headers: ["X-Token": "def"])
+        let model = try RequestDescription(
+            route: api.appending(path: "users"), model: NewUser(name: "ann"),
+            headers: ["X-Token": "abc"])
+        let raw = try RequestDescription(
+            route: api.appending(path: "users"), raw: UserEntry(id: 1, name: "bob"),
+            headers: ["X-Token": "def"])
 
         let (modelHead, modelBody) = try model.encoded().headAndBytes
         let (rawHead, rawBody) = try raw.encoded().headAndBytes
@@ -188,7 +193,8 @@ import Testing
         let user = try await networker.send(request, decoding: User.self)
         let entry = try await networker.send(request, decoding: UserEntry.self)
         let repo = try await networker.send(request, decoding: Repo.self)
-        let users = try await networker.send(RequestDescription(route: api.appending(path: "users")), decoding: [User].self)
+        let users = try await networker.send(
+            RequestDescription(route: api.appending(path: "users")), decoding: [User].self)
 
         #expect(user == User(id: 7, displayName: "Ann"))
         #expect(entry == UserEntry(id: 7, name: "ann"))
@@ -310,7 +316,8 @@ import Testing
         let networker = networker(mock)
 
         let error = await #expect(throws: StrataError.self) {
-            try await networker.send(Endpoint(RequestDescription(route: api), decoding: Repo.self).header("X:Trace", "1"))
+            try await networker.send(
+                Endpoint(RequestDescription(route: api), decoding: Repo.self).header("X:Trace", "1"))
         }
 
         #expect(error?.kind == .encoding)
@@ -347,12 +354,14 @@ import Testing
         #expect(users == nil)
     }
 
-    @Test(arguments: emptyResponses) func emptyBodyFailsEveryNonOptionalKindSayingSo(_ empty: MockResponse) async throws {
+    @Test(arguments: emptyResponses) func emptyBodyFailsEveryNonOptionalKindSayingSo(_ empty: MockResponse) async throws
+    {
         let mock = MockTransport()
         mock.stub(.get, "/maybe", with: empty)
         let networker = networker(mock)
         let request = RequestDescription(route: api.appending(path: "maybe"))
-        let status = ["204 No Content", "205 Reset Content", "200 OK"].first { $0.hasPrefix("\(empty.status.code)") } ?? ""
+        let status =
+            ["204 No Content", "205 Reset Content", "200 OK"].first { $0.hasPrefix("\(empty.status.code)") } ?? ""
 
         let errors: [StrataError?] = [
             await #expect(throws: StrataError.self) { try await networker.send(request, decoding: Repo.self) },
@@ -364,7 +373,9 @@ import Testing
 
         for (error, name) in zip(errors, names) {
             #expect(error?.kind == .decoding)
-            #expect(error?.mappingError?.reason == "the response body was empty (\(status)); \(name) needs one, \(name)? accepts none")
+            #expect(
+                error?.mappingError?.reason
+                    == "the response body was empty (\(status)); \(name) needs one, \(name)? accepts none")
             #expect(error.map { "\($0)".contains("the response body was empty") } == true)
         }
     }
@@ -375,8 +386,10 @@ import Testing
         mock.stub(.get, "/value", with: .json(userJSON))
         let networker = networker(mock)
 
-        let none = try await networker.send(RequestDescription(route: api.appending(path: "null")), decoding: Repo?.self)
-        let some = try await networker.send(RequestDescription(route: api.appending(path: "value")), decoding: User?.self)
+        let none = try await networker.send(
+            RequestDescription(route: api.appending(path: "null")), decoding: Repo?.self)
+        let some = try await networker.send(
+            RequestDescription(route: api.appending(path: "value")), decoding: User?.self)
 
         #expect(none == nil)
         #expect(some == User(id: 7, displayName: "Ann"))

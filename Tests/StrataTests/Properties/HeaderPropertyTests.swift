@@ -3,13 +3,15 @@ import HTTPTypes
 import PropertyBased
 import StrataTestSupport
 import Testing
+
 @testable import Strata
 
 /// Header names and values from random text: `HTTPField.Name(_:)`, ``HTTPFields``,
 /// ``HeadersMiddleware`` and request encoding.
 @Suite(.runsAlone) struct HeaderPropertyTests {
     /// RFC 9110 `tchar`.
-    static let tokenCharacters = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".unicodeScalars)
+    static let tokenCharacters = Set(
+        "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".unicodeScalars)
 
     /// Whether `value` went through unchanged or was cleaned of the bytes that would
     /// split or end a header line.
@@ -17,15 +19,17 @@ import Testing
         let bytes = Array(stored.utf8)
         guard !bytes.contains(0x00), !bytes.contains(0x0A), !bytes.contains(0x0D) else { return false }
         // A value of visible characters only is kept as it is.
-        let visible = value.utf8.allSatisfy { (0x21 ... 0x7E).contains($0) || $0 >= 0x80 }
+        let visible = value.utf8.allSatisfy { (0x21...0x7E).contains($0) || $0 >= 0x80 }
         return !visible || stored == value
     }
 
     /// Names that are valid tokens (the ones `HTTPField.Name(_:)` accepts), and some that are not.
     static let names = Generator<String, Shrink.None<String>> { rng in
         let tokens = Array(tokenCharacters)
-        if Int.random(in: 0 ..< 3, using: &rng) == 0 { return PropertyGen.string(length: 0 ... 6, using: &rng) }
-        return String(String.UnicodeScalarView((0 ..< Int.random(in: 1 ... 12, using: &rng)).map { _ in tokens.randomElement(using: &rng)! }))
+        if Int.random(in: 0..<3, using: &rng) == 0 { return PropertyGen.string(length: 0...6, using: &rng) }
+        return String(
+            String.UnicodeScalarView(
+                (0..<Int.random(in: 1...12, using: &rng)).map { _ in tokens.randomElement(using: &rng)! }))
     }
 
     @Test func fieldNamesAreTokensOrNil() async {
@@ -42,14 +46,15 @@ import Testing
             var fields = HTTPFields()
             fields[.init("X-Test")!] = value
             let stored = fields[.init("X-Test")!] ?? ""
-            #expect(Self.isSafe(stored, from: value), "\(value.debugDescription) was stored as \(stored.debugDescription)")
+            #expect(
+                Self.isSafe(stored, from: value), "\(value.debugDescription) was stored as \(stored.debugDescription)")
         }
     }
 
     @Test func headersMiddlewareAppliesItsPolicy() async throws {
         let extras = Generator<[(String, String)], Shrink.None<[(String, String)]>> { rng in
-            (0 ..< Int.random(in: 0 ... 5, using: &rng)).map { _ in
-                (Self.names.run(using: &rng), PropertyGen.string(length: 0 ... 10, using: &rng))
+            (0..<Int.random(in: 0...5, using: &rng)).map { _ in
+                (Self.names.run(using: &rng), PropertyGen.string(length: 0...10, using: &rng))
             }
         }
         await propertyCheck(count: 400, input: extras, Gen.bool) { pairs, replace in
@@ -62,7 +67,8 @@ import Testing
             request.headerFields[.accept] = "text/plain"
             request.headerFields[.init("x-a")!] = "mine"
             let middleware = HeadersMiddleware(extra, policy: replace ? .replace : .keepExisting)
-            let (response, _) = try await middleware.intercept(request, body: nil, context: MiddlewareContext()) { sent, _, _ in
+            let (response, _) = try await middleware.intercept(request, body: nil, context: MiddlewareContext()) {
+                sent, _, _ in
                 (HTTPResponse(status: .ok, headerFields: sent.headerFields), nil)
             }
             let sent = response.headerFields
@@ -79,7 +85,8 @@ import Testing
         await propertyCheck(count: 400, input: PropertyGen.unicodeString()) { token in
             let middleware = HeadersMiddleware.bearerToken { token }
             let request = HTTPRequest(method: .get, scheme: "https", authority: "x.io", path: "/")
-            let (response, _) = try await middleware.intercept(request, body: nil, context: MiddlewareContext()) { sent, _, _ in
+            let (response, _) = try await middleware.intercept(request, body: nil, context: MiddlewareContext()) {
+                sent, _, _ in
                 (HTTPResponse(status: .ok, headerFields: sent.headerFields), nil)
             }
             let value = try #require(response.headerFields[.authorization])
@@ -92,8 +99,9 @@ import Testing
             guard let name = HTTPField.Name(name) else { return }
             var headers = HTTPFields()
             headers[name] = value
-            let request = RequestDescription(route: RegistrationRoute.register, method: .post,
-                                             parameters: ["v": .string(value)] as JSON, headers: headers)
+            let request = RequestDescription(
+                route: RegistrationRoute.register, method: .post,
+                parameters: ["v": .string(value)] as JSON, headers: headers)
             let encoded = try request.encoded()
             let stored = try #require(encoded.head.headerFields[name])
             #expect(Self.isSafe(stored, from: value))

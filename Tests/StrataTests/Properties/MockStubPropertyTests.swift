@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 import PropertyBased
 import Strata
-import StrataTesting
 import StrataTestSupport
+import StrataTesting
 import Testing
 
 /// ``MockTransport`` stubs matched against requests with random paths and queries.
@@ -30,7 +30,8 @@ import Testing
     @Test func aStubAnswersARequestForItsOwnTarget() async throws {
         await propertyCheck(count: 500, input: PropertyGen.unicodeString()) { text in
             // The target as a request carries it (header values cannot hold line breaks).
-            let target = try #require(HTTPRequest(method: .get, scheme: "https", authority: "x.io", path: "/" + text).path)
+            let target = try #require(
+                HTTPRequest(method: .get, scheme: "https", authority: "x.io", path: "/" + text).path)
             let mock = MockTransport()
             mock.stub(.get, target, with: .status(.accepted))
             #expect(try await Self.send(target, to: mock) == .accepted, "stub \(target.debugDescription)")
@@ -38,7 +39,7 @@ import Testing
     }
 
     @Test func aLiteralStubAnswersTheRouteBuiltFromTheSamePath() async throws {
-        let segments = PropertyGen.unicodeString(length: 1 ... 12).filter { text in
+        let segments = PropertyGen.unicodeString(length: 1...12).filter { text in
             !text.utf8.contains(UInt8(ascii: "/")) && !text.utf8.contains(UInt8(ascii: "?"))
                 && !text.hasPrefix(":") && text != "*" && text != "**"
         }
@@ -52,7 +53,7 @@ import Testing
     }
 
     @Test func pathParametersCaptureTheDecodedSegment() async throws {
-        let segments = PropertyGen.unicodeString(length: 1 ... 12).filter { text in
+        let segments = PropertyGen.unicodeString(length: 1...12).filter { text in
             !text.utf8.contains(UInt8(ascii: "/")) && !text.utf8.contains(UInt8(ascii: "?"))
         }
         await propertyCheck(count: 600, input: segments) { segment in
@@ -73,11 +74,12 @@ import Testing
 
     @Test func queryStubsMatchEncodedParameters() async throws {
         let pairs = Generator<(String, String), Shrink.None<(String, String)>> { rng in
-            (PropertyGen.string(length: 1 ... 8, using: &rng), PropertyGen.string(length: 0 ... 10, using: &rng))
+            (PropertyGen.string(length: 1...8, using: &rng), PropertyGen.string(length: 0...10, using: &rng))
         }
         await propertyCheck(count: 600, input: pairs) { name, value in
-            let request = RequestDescription(route: try Self.base + "/s", parameters: [name: .string(value)] as JSON,
-                                             encoding: .urlQuery)
+            let request = RequestDescription(
+                route: try Self.base + "/s", parameters: [name: .string(value)] as JSON,
+                encoding: .urlQuery)
             let target = try #require(try request.encoded().head.path)
             let mock = MockTransport()
             mock.stub(.get, "/s", query: [name: value], with: .status(.accepted))
@@ -88,7 +90,8 @@ import Testing
     }
 
     @Test func randomStubsAndTargetsAnswerOrThrowNoStub() async throws {
-        await propertyCheck(count: 600, input: PropertyGen.unicodeString(), PropertyGen.unicodeString()) { pattern, target in
+        await propertyCheck(count: 600, input: PropertyGen.unicodeString(), PropertyGen.unicodeString()) {
+            pattern, target in
             let mock = MockTransport()
             mock.stub(.get, pattern, query: [pattern: target], with: .status(.accepted))
             let status = try await Self.send(target, to: mock)

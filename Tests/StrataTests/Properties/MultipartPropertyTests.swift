@@ -2,6 +2,7 @@ import Foundation
 import PropertyBased
 import StrataTestSupport
 import Testing
+
 @testable import Strata
 
 /// ``MultipartFormData`` fed random field names, file names, content types, data and
@@ -13,15 +14,19 @@ import Testing
         let fileName: String?
         let contentType: String?
         let data: Data
-        var description: String { "name: \(name.debugDescription), fileName: \(fileName.debugDescription), contentType: \(contentType.debugDescription), data: \(data.count) bytes" }
+        var description: String {
+            "name: \(name.debugDescription), fileName: \(fileName.debugDescription), contentType: \(contentType.debugDescription), data: \(data.count) bytes"
+        }
     }
 
     static let parts = Generator<[PartInput], Shrink.None<[PartInput]>> { rng in
-        (0 ..< Int.random(in: 0 ... 4, using: &rng)).map { _ in
+        (0..<Int.random(in: 0...4, using: &rng)).map { _ in
             PartInput(
-                name: PropertyGen.string(length: 0 ... 10, using: &rng),
-                fileName: Bool.random(using: &rng) ? PropertyGen.string(length: 0 ... 10, using: &rng) + [".png", ".JSON", "", "."].randomElement(using: &rng)! : nil,
-                contentType: Bool.random(using: &rng) ? PropertyGen.string(length: 0 ... 10, using: &rng) : nil,
+                name: PropertyGen.string(length: 0...10, using: &rng),
+                fileName: Bool.random(using: &rng)
+                    ? PropertyGen.string(length: 0...10, using: &rng) + [".png", ".JSON", "", "."].randomElement(
+                        using: &rng)! : nil,
+                contentType: Bool.random(using: &rng) ? PropertyGen.string(length: 0...10, using: &rng) : nil,
                 data: PropertyGen.bytes.run(using: &rng))
         }
     }
@@ -41,7 +46,7 @@ import Testing
     }
 
     @Test func headerLinesHoldNoCallerLineBreaksAndBodiesAreExact() async throws {
-        await propertyCheck(count: 500, input: Self.parts, Gen.int(in: 1 ... 97)) { inputs, chunkSize in
+        await propertyCheck(count: 500, input: Self.parts, Gen.int(in: 1...97)) { inputs, chunkSize in
             var form = MultipartFormData()
             for input in inputs {
                 if let fileName = input.fileName {
@@ -65,7 +70,8 @@ import Testing
             let bytes = [UInt8](body)
             var offset = 0
             func take(_ expected: [UInt8]) -> Bool {
-                guard bytes.count - offset >= expected.count, Array(bytes[offset ..< offset + expected.count]) == expected else { return false }
+                guard bytes.count - offset >= expected.count, Array(bytes[offset..<offset + expected.count]) == expected
+                else { return false }
                 offset += expected.count
                 return true
             }
@@ -75,8 +81,11 @@ import Testing
                 // Header lines end at the first CRLF: no caller text can break them.
                 var lines: [String] = []
                 while offset < bytes.count, !take(crlf) {
-                    guard let end = (offset ..< bytes.count - 1).first(where: { bytes[$0] == 0x0D && bytes[$0 + 1] == 0x0A }) else { break }
-                    let line = Array(bytes[offset ..< end])
+                    guard
+                        let end = (offset..<bytes.count - 1).first(where: { bytes[$0] == 0x0D && bytes[$0 + 1] == 0x0A }
+                        )
+                    else { break }
+                    let line = Array(bytes[offset..<end])
                     #expect(!line.contains(0x0D) && !line.contains(0x0A))
                     lines.append(String(decoding: line, as: UTF8.self))
                     offset = end + 2
@@ -84,7 +93,10 @@ import Testing
                 var disposition = "Content-Disposition: form-data; name=" + Self.quoted(input.name)
                 if let fileName = input.fileName { disposition += "; filename=" + Self.quoted(fileName) }
                 #expect(lines.first == disposition)
-                let type = input.contentType.map { String(String.UnicodeScalarView($0.unicodeScalars.filter { $0 != "\r" && $0 != "\n" })) }
+                let type =
+                    input.contentType.map {
+                        String(String.UnicodeScalarView($0.unicodeScalars.filter { $0 != "\r" && $0 != "\n" }))
+                    }
                     ?? input.fileName.map { MultipartMediaTypes.type(forFileName: $0) ?? "application/octet-stream" }
                 #expect(lines.dropFirst().first == type.map { "Content-Type: " + $0 })
                 #expect(lines.count == (type == nil ? 1 : 2))
@@ -99,22 +111,30 @@ import Testing
     @Test func boundariesAreAcceptedExactlyWhenValid() async throws {
         let bchars = Array("abcXYZ019'()+_,-./:=? ".unicodeScalars)
         let boundaries = Generator<String, Shrink.None<String>> { rng in
-            if Bool.random(using: &rng) { return PropertyGen.string(length: 0 ... 80, using: &rng) }
-            return String(String.UnicodeScalarView((0 ..< Int.random(in: 0 ... 75, using: &rng)).map { _ in
-                Int.random(in: 0 ..< 20, using: &rng) == 0 ? PropertyGen.anyScalar(using: &rng) : bchars.randomElement(using: &rng)!
-            }))
+            if Bool.random(using: &rng) { return PropertyGen.string(length: 0...80, using: &rng) }
+            return String(
+                String.UnicodeScalarView(
+                    (0..<Int.random(in: 0...75, using: &rng)).map { _ in
+                        Int.random(in: 0..<20, using: &rng) == 0
+                            ? PropertyGen.anyScalar(using: &rng) : bchars.randomElement(using: &rng)!
+                    }))
         }
         await propertyCheck(count: 800, input: boundaries) { boundary in
             let scalars = Array(boundary.unicodeScalars)
-            let valid = (1 ... 70).contains(scalars.count) && scalars.last != " "
-                && scalars.allSatisfy { bchars.contains($0) || ("a" ... "z").contains($0) || ("A" ... "Z").contains($0) || ("0" ... "9").contains($0) }
+            let valid =
+                (1...70).contains(scalars.count) && scalars.last != " "
+                && scalars.allSatisfy {
+                    bchars.contains($0) || ("a"..."z").contains($0) || ("A"..."Z").contains($0)
+                        || ("0"..."9").contains($0)
+                }
             #expect(MultipartFormData.isValidBoundary(boundary) == valid)
             do {
                 let form = try MultipartFormData(boundary: boundary)
                 #expect(valid)
                 #expect(form.boundary == boundary)
                 let needsQuotes = boundary.unicodeScalars.contains { "()<>@,;:\\\"/[]?= ".unicodeScalars.contains($0) }
-                #expect(form.contentType == "multipart/form-data; boundary=" + (needsQuotes ? "\"\(boundary)\"" : boundary))
+                #expect(
+                    form.contentType == "multipart/form-data; boundary=" + (needsQuotes ? "\"\(boundary)\"" : boundary))
                 #expect(try form.encodedData() == Data("--\(boundary)--\r\n".utf8))
             } catch {
                 #expect(!valid)

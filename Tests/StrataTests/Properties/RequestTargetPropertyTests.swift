@@ -3,6 +3,7 @@ import HTTPTypes
 import PropertyBased
 import StrataTestSupport
 import Testing
+
 @testable import Strata
 
 /// The request target Strata slices from a URL's string is the one `HTTPRequest(url:)`
@@ -13,12 +14,15 @@ import Testing
     static let urls = Generator<String, Shrink.None<String>> { rng in
         func piece(_ length: ClosedRange<Int>) -> String { PropertyGen.string(length: length, using: &rng) }
         let scheme = ["http", "https", "HTTP", "wss", "x-y"].randomElement(using: &rng) ?? "http"
-        let user = Bool.random(using: &rng) ? piece(0 ... 6) + (Bool.random(using: &rng) ? ":" + piece(0 ... 4) : "") + "@" : ""
-        let host = ["api.example.com", "[::1]", "127.0.0.1", "Ex-Ample.ORG", "%41b", piece(1 ... 8)].randomElement(using: &rng) ?? "h"
-        let port = Bool.random(using: &rng) ? ":" + String(Int.random(in: 0 ... 70000, using: &rng)) : ""
-        let path = Bool.random(using: &rng) ? "/" + piece(0 ... 16) : piece(0 ... 6)
-        let query = Bool.random(using: &rng) ? "?" + piece(0 ... 12) : ""
-        let fragment = Bool.random(using: &rng) ? "#" + piece(0 ... 6) : ""
+        let user =
+            Bool.random(using: &rng) ? piece(0...6) + (Bool.random(using: &rng) ? ":" + piece(0...4) : "") + "@" : ""
+        let host =
+            ["api.example.com", "[::1]", "127.0.0.1", "Ex-Ample.ORG", "%41b", piece(1...8)].randomElement(using: &rng)
+            ?? "h"
+        let port = Bool.random(using: &rng) ? ":" + String(Int.random(in: 0...70000, using: &rng)) : ""
+        let path = Bool.random(using: &rng) ? "/" + piece(0...16) : piece(0...6)
+        let query = Bool.random(using: &rng) ? "?" + piece(0...12) : ""
+        let fragment = Bool.random(using: &rng) ? "#" + piece(0...6) : ""
         return scheme + "://" + user + host + port + path + query + fragment
     }
 
@@ -27,7 +31,7 @@ import Testing
             guard let url = URL(string: string) else { return }
             // Where `HTTPRequest(url:)` would trap, only Strata's path runs.
             guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
-                  components.string != nil, components.rangeOfScheme != nil
+                components.string != nil, components.rangeOfScheme != nil
             else {
                 _ = HTTPRequest(method: .get, resolving: url, headerFields: [:])
                 return
@@ -54,7 +58,10 @@ import Testing
             let request = HTTPRequest(method: .get, resolving: try #require(URL(string: string)), headerFields: [:])
             return [request.scheme, request.authority, request.path]
         }
-        #expect(try target("https://user:pw@api.example.com:8443/a/b?q=1#frag") == ["https", "api.example.com:8443", "/a/b?q=1"])
+        #expect(
+            try target("https://user:pw@api.example.com:8443/a/b?q=1#frag") == [
+                "https", "api.example.com:8443", "/a/b?q=1",
+            ])
         #expect(try target("http://[::1]:8080") == ["http", "[::1]:8080", "/"])
         #expect(try target("http://[::1]:/p") == ["http", "[::1]", "/p"])
         #expect(try target("http://host:/p") == ["http", "host", "/p"])

@@ -3,6 +3,7 @@ import HTTPTypes
 import PropertyBased
 import StrataTestSupport
 import Testing
+
 @testable import Strata
 
 /// Response bodies of random bytes (invalid UTF-8, broken and valid JSON) through
@@ -59,7 +60,9 @@ import Testing
                 #expect(try Endpoint<JSON>(Self.request).parse(Self.response(body), JSONDecoder()) == json)
             } catch {
                 #expect(error is MappingError)
-                #expect(throws: MappingError.self) { try Endpoint<JSON>(Self.request).parse(Self.response(body), JSONDecoder()) }
+                #expect(throws: MappingError.self) {
+                    try Endpoint<JSON>(Self.request).parse(Self.response(body), JSONDecoder())
+                }
             }
         }
     }
@@ -69,9 +72,11 @@ import Testing
         let raw = Endpoint(Self.request, raw: Everything.self)
         let model = Endpoint(Self.request, model: Sized.self)
         let transformed = Endpoint(Self.request) { json in json["s"]?.stringValue ?? "" }
-        let seed003 = Endpoint<String>(url: URL(filePath: "/"), parse: { json in
-            .success((json as? [String: Any])?["s"] as? String ?? "")
-        })
+        let seed003 = Endpoint<String>(
+            url: URL(filePath: "/"),
+            parse: { json in
+                .success((json as? [String: Any])?["s"] as? String ?? "")
+            })
         let bodies = Generator<Data, Shrink.None<Data>> { rng in
             Bool.random(using: &rng)
                 ? PropertyGen.bytes.run(using: &rng)
@@ -85,7 +90,8 @@ import Testing
             let text = Self.outcome { try transformed.parse(response, JSONDecoder()) }
             let seedText = Self.outcome { try seed003.parse(response, JSONDecoder()) }
             #expect(seedText.value == text.value)
-            for error in [decoded.error, rawDecoded.error, mapped.error, text.error, seedText.error].compactMap({ $0 }) {
+            for error in [decoded.error, rawDecoded.error, mapped.error, text.error, seedText.error].compactMap({ $0 })
+            {
                 #expect(error is MappingError, "\(type(of: error)): \(error)")
             }
             // A Decodable raw model decodes the bytes directly, as `decoding:` does.
@@ -110,7 +116,8 @@ import Testing
 
     @Test func jsonValueDecoderGivesAValueOrDecodingError() async throws {
         let trees = Generator<JSON, Shrink.None<JSON>> { rng in
-            Int.random(in: 0 ..< 4, using: &rng) == 0 ? PropertyGen.json(depth: 3, using: &rng) : Self.everythingObjects.run(using: &rng)
+            Int.random(in: 0..<4, using: &rng) == 0
+                ? PropertyGen.json(depth: 3, using: &rng) : Self.everythingObjects.run(using: &rng)
         }
         await propertyCheck(count: 1000, input: trees) { json in
             do {
@@ -147,7 +154,7 @@ import Testing
     }
 
     @Test func deeplyNestedBodiesThrowRatherThanOverflowTheStack() async throws {
-        let depths = Gen.int(in: 1 ... 1500)
+        let depths = Gen.int(in: 1...1500)
         await propertyCheck(count: 8, input: depths, Gen.bool) { depth, objects in
             let open = objects ? #"{"a":"# : "["
             let close = objects ? "}" : "]"

@@ -3,6 +3,7 @@ import HTTPTypes
 import PropertyBased
 import StrataTestSupport
 import Testing
+
 @testable import Strata
 
 /// `URL? + String`, ``ServiceRoute`` and query appending, fed random Unicode paths.
@@ -17,7 +18,8 @@ import Testing
     ]
 
     @Test func joinedURLIsValidAndKeepsTheBaseAndThePath() async throws {
-        await propertyCheck(count: 800, input: Gen.int(in: 0 ... Self.bases.count - 1), PropertyGen.unicodeString()) { pick, path in
+        await propertyCheck(count: 800, input: Gen.int(in: 0...Self.bases.count - 1), PropertyGen.unicodeString()) {
+            pick, path in
             let (baseString, prefix) = Self.bases[pick]
             let base = URL(string: baseString)
             let url: URL
@@ -85,7 +87,8 @@ import Testing
         await propertyCheck(count: 500, input: PropertyGen.unicodeString()) { path in
             let url = try base + path
             let components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
-            let target = String(components.percentEncodedPath.dropFirst("/v1".count))
+            let target =
+                String(components.percentEncodedPath.dropFirst("/v1".count))
                 + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
             #expect(try (base + target) == url)
         }
@@ -94,7 +97,7 @@ import Testing
     @Test func randomBasesThrowOrJoin() async {
         let bases = Generator<String, Shrink.None<String>> { rng in
             let scheme = ["https://", "http://", "", "file://", "x:", "https://[::1]", "//"].randomElement(using: &rng)!
-            return scheme + PropertyGen.string(length: 0 ... 10, using: &rng)
+            return scheme + PropertyGen.string(length: 0...10, using: &rng)
         }
         await propertyCheck(count: 800, input: bases, PropertyGen.unicodeString()) { baseString, path in
             do {
@@ -131,7 +134,9 @@ import Testing
                 #expect(encoded == "lang=en")
             } else {
                 #expect(encoded.hasPrefix("lang=en&"))
-                #expect(URLPercentEscaping.decodedBytes(encoded.dropFirst("lang=en&".count)) == URLPercentEscaping.decodedBytes(query))
+                #expect(
+                    URLPercentEscaping.decodedBytes(encoded.dropFirst("lang=en&".count))
+                        == URLPercentEscaping.decodedBytes(query))
             }
         }
     }

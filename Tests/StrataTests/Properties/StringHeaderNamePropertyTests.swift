@@ -1,8 +1,8 @@
 import Foundation
 import PropertyBased
 import Strata
-import StrataTesting
 import StrataTestSupport
+import StrataTesting
 import Testing
 
 /// Header fields named by random strings, given wherever a user gives headers
@@ -12,9 +12,10 @@ import Testing
 @Suite(.runsAlone) struct StringHeaderNamePropertyTests {
     /// One to four fields with names that are tokens two times in three, and random values.
     static let fieldLists = Generator<[HeaderList.Field], Shrink.None<[HeaderList.Field]>> { rng in
-        (0 ..< Int.random(in: 1 ... 4, using: &rng)).map { _ in
-            let value = Int.random(in: 0 ..< 2, using: &rng) == 0
-                ? PropertyGen.string(length: 0 ... 10, using: &rng)
+        (0..<Int.random(in: 1...4, using: &rng)).map { _ in
+            let value =
+                Int.random(in: 0..<2, using: &rng) == 0
+                ? PropertyGen.string(length: 0...10, using: &rng)
                 : PropertyGen.unicodeString().run(using: &rng)
             return HeaderList.Field(name: HeaderPropertyTests.names.run(using: &rng), value: value)
         }
@@ -107,7 +108,8 @@ import Testing
     @Test func headersMiddlewareSendsOrFailsTyped() async {
         await propertyCheck(count: 300, input: Self.fieldLists) { fields in
             let middleware = HeadersMiddleware(HeaderList(fields), policy: .replace)
-            await Self.checkCall(fields, kind: .middleware, middleware: [middleware], endpoint: Endpoint(RequestDescription(route: url)))
+            await Self.checkCall(
+                fields, kind: .middleware, middleware: [middleware], endpoint: Endpoint(RequestDescription(route: url)))
         }
     }
 

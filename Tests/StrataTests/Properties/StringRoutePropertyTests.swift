@@ -1,9 +1,10 @@
 import Foundation
 import HTTPTypes
 import PropertyBased
-import StrataTesting
 import StrataTestSupport
+import StrataTesting
 import Testing
+
 @testable import Strata
 
 /// A `String` used as a route, fed random strings: it is a URL, or it throws
@@ -12,13 +13,13 @@ import Testing
 @Suite(.runsAlone) struct StringRoutePropertyTests {
     /// Random strings, bare or behind a scheme, a scheme and host, or `scheme:`.
     static let routes = Generator<String, Shrink.None<String>> { rng in
-        let tail = PropertyGen.string(length: 0 ... 24, using: &rng)
-        switch Int.random(in: 0 ..< 6, using: &rng) {
+        let tail = PropertyGen.string(length: 0...24, using: &rng)
+        switch Int.random(in: 0..<6, using: &rng) {
         case 0: return tail
         case 1: return "https://" + tail
         case 2: return "http://api.example.com" + tail
         case 3: return "https://api.example.com/" + tail
-        case 4: return PropertyGen.string(length: 0 ... 4, using: &rng) + "://" + tail
+        case 4: return PropertyGen.string(length: 0...4, using: &rng) + "://" + tail
         default: return "http:" + tail
         }
     }
@@ -43,8 +44,11 @@ import Testing
         let networker = Networker(transport: mock)
         await propertyCheck(count: 400, input: Self.routes) { route in
             do {
-                try await networker.send(Endpoint<Void>(RequestDescription(route: route, method: .post,
-                                                                           parameters: ["name": "Ann", "age": 31])))
+                try await networker.send(
+                    Endpoint<Void>(
+                        RequestDescription(
+                            route: route, method: .post,
+                            parameters: ["name": "Ann", "age": 31])))
             } catch {
                 let error = error as? StrataError
                 #expect(error?.kind == .invalidURL)

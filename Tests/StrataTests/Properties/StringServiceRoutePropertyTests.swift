@@ -1,8 +1,9 @@
 import Foundation
 import PropertyBased
-import StrataTesting
 import StrataTestSupport
+import StrataTesting
 import Testing
+
 @testable import Strata
 
 /// ``StringServiceRoute`` (seed 004's `Endpoint` shape) fed random base and path strings:
@@ -17,9 +18,10 @@ import Testing
     /// Random bases: bare, behind a scheme, a scheme and host, `scheme:`, or the empty
     /// scheme of `:` (which `URL.scheme` reads as `""` and `HTTPRequest(url:)` traps on).
     static let bases = Generator<String, Shrink.None<String>> { rng in
-        let prefix = ["https://", "http://api.example.com", "http://127.0.0.1:8080/v1/", "", "x:", ":", "//", "https://[::1]"]
+        let prefix =
+            ["https://", "http://api.example.com", "http://127.0.0.1:8080/v1/", "", "x:", ":", "//", "https://[::1]"]
             .randomElement(using: &rng) ?? ""
-        return prefix + PropertyGen.string(length: 0 ... 10, using: &rng)
+        return prefix + PropertyGen.string(length: 0...10, using: &rng)
     }
 
     @Test func randomBasesAndPathsGiveAURLOrAnInvalidURLError() async {

@@ -58,10 +58,11 @@ extension User: DTOConvertible {
     public typealias DTO = UserEntry
 
     static func from(dto: UserEntry) throws -> User {
-        return try .init(name: dto.name,
-                         age: dto.age,
-                         type: dto.type,
-                         photos: .from(dto: dto.photos))
+        return try .init(
+            name: dto.name,
+            age: dto.age,
+            type: dto.type,
+            photos: .from(dto: dto.photos))
     }
 
     func toDTO() throws -> UserEntry {

@@ -22,17 +22,17 @@ enum Seed003 {
 
 extension Seed003.Photo {
     init(with json: JSON?) throws {
-        guard let id         = json?["id"]?.intValue,
-            let albumId      = json?["albumId"]?.intValue,
-            let title        = json?["title"]?.stringValue,
-            let url          = URL(string: json?["url"]?.stringValue ?? ""),
+        guard let id = json?["id"]?.intValue,
+            let albumId = json?["albumId"]?.intValue,
+            let title = json?["title"]?.stringValue,
+            let url = URL(string: json?["url"]?.stringValue ?? ""),
             let thumbnailUrl = URL(string: json?["thumbnailUrl"]?.stringValue ?? "")
-            else { throw NetworkError.parse }
+        else { throw NetworkError.parse }
 
-        self.id           = Int16(id)
-        self.albumId      = Int16(albumId)
-        self.title        = title
-        self.url          = url
+        self.id = Int16(id)
+        self.albumId = Int16(albumId)
+        self.title = title
+        self.url = url
         self.thumbnailUrl = thumbnailUrl
     }
 }
@@ -43,8 +43,10 @@ extension Seed003.Photo {
             throw NetworkError.url
         }
 
-        return Endpoint(RequestDescription(route: url), json: { json in
-            try Seed003.Photo(with: json)
-        })
+        return Endpoint(
+            RequestDescription(route: url),
+            json: { json in
+                try Seed003.Photo(with: json)
+            })
     }
 }

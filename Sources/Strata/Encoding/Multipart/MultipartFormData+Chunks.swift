@@ -154,7 +154,7 @@ struct MultipartBodyReader {
     private mutating func readBytes(_ data: Data, wanted: Int, into buffer: inout Data) -> Int {
         let start = data.startIndex + Int(offset)
         let count = min(wanted, data.endIndex - start)
-        buffer.append(data[start ..< start + count])
+        buffer.append(data[start..<start + count])
         offset += Int64(count)
         if offset == Int64(data.count) { advance() }
         return count

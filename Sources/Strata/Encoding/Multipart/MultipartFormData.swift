@@ -71,7 +71,8 @@ extension MultipartFormData {
     ///     `fileName`'s extension (or `application/octet-stream`); other parts get none.
     ///     Line breaks in it are removed.
     public mutating func append(_ data: Data, name: String, fileName: String? = nil, contentType: String? = nil) {
-        let type = contentType ?? fileName.map { MultipartMediaTypes.type(forFileName: $0) ?? MultipartMediaTypes.fallback }
+        let type =
+            contentType ?? fileName.map { MultipartMediaTypes.type(forFileName: $0) ?? MultipartMediaTypes.fallback }
         parts.append(MultipartPart(name: name, fileName: fileName, contentType: type, body: .data(Data(data))))
     }
 
@@ -100,10 +101,13 @@ extension MultipartFormData {
     ///     the file name (or else of the URL), falling back to `application/octet-stream`.
     /// - Throws: ``MultipartError/fileNotFound(_:)``, ``MultipartError/notARegularFile(_:)``
     ///   or ``MultipartError/readFailed(_:reason:)`` when the file cannot be inspected.
-    public mutating func append(fileAt url: URL, name: String, fileName: String? = nil, contentType: String? = nil) throws {
+    public mutating func append(fileAt url: URL, name: String, fileName: String? = nil, contentType: String? = nil)
+        throws
+    {
         let size = try MultipartFileInfo.size(ofRegularFileAt: url)
         let sentName = fileName ?? url.lastPathComponent
-        let type = contentType
+        let type =
+            contentType
             ?? MultipartMediaTypes.type(forFileName: sentName)
             ?? MultipartMediaTypes.type(forFileName: url.lastPathComponent)
             ?? MultipartMediaTypes.fallback

@@ -15,7 +15,8 @@ enum MultipartBoundary {
             return "it has \(scalars.count) characters, at most \(maximumLength) are allowed"
         }
         if let bad = scalars.first(where: { !isBoundaryCharacter($0) }) {
-            let shown = bad.properties.isWhitespace || bad.value < 0x20
+            let shown =
+                bad.properties.isWhitespace || bad.value < 0x20
                 ? "U+" + String(bad.value, radix: 16, uppercase: true)
                 : "\"\(bad)\""
             return "character \(shown) is not allowed"

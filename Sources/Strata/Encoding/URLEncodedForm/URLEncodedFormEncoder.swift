@@ -84,7 +84,8 @@ public struct URLEncodedFormEncoder: Sendable {
         self.keyEncoding = keyEncoding
         self.spaceEncoding = spaceEncoding
         self.customAllowedCharacters = allowedCharacters
-        self.allowedASCII = allowedCharacters.map(URLQueryEscaper.allowedASCII(in:)) ?? URLQueryEscaper.defaultAllowedASCII
+        self.allowedASCII =
+            allowedCharacters.map(URLQueryEscaper.allowedASCII(in:)) ?? URLQueryEscaper.defaultAllowedASCII
     }
 
     /// Encodes `value`, which must encode as a keyed object, into `a=1&b=2` form.
@@ -261,10 +262,10 @@ extension URLEncodedFormEncoder {
             guard !key.isEmpty else { return key }
             var words: [Range<String.Index>] = []
             var wordStart = key.startIndex
-            var searchRange = key.index(after: wordStart) ..< key.endIndex
+            var searchRange = key.index(after: wordStart)..<key.endIndex
             while let upper = key.rangeOfCharacter(from: .uppercaseLetters, options: [], range: searchRange) {
-                words.append(wordStart ..< upper.lowerBound)
-                searchRange = upper.lowerBound ..< searchRange.upperBound
+                words.append(wordStart..<upper.lowerBound)
+                searchRange = upper.lowerBound..<searchRange.upperBound
                 guard let lower = key.rangeOfCharacter(from: .lowercaseLetters, options: [], range: searchRange) else {
                     // Capitals up to the end: one last word.
                     wordStart = searchRange.lowerBound
@@ -277,12 +278,12 @@ extension URLEncodedFormEncoder {
                 } else {
                     // A run of capitals: a word of its own, up to the capital before the lowercase.
                     let beforeLower = key.index(before: lower.lowerBound)
-                    words.append(upper.lowerBound ..< beforeLower)
+                    words.append(upper.lowerBound..<beforeLower)
                     wordStart = beforeLower
                 }
-                searchRange = lower.upperBound ..< searchRange.upperBound
+                searchRange = lower.upperBound..<searchRange.upperBound
             }
-            words.append(wordStart ..< searchRange.upperBound)
+            words.append(wordStart..<searchRange.upperBound)
             return words.map { key[$0].lowercased() }.joined(separator: "_")
         }
     }

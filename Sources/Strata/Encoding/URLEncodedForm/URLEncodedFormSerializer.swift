@@ -32,7 +32,8 @@ struct URLEncodedFormSerializer: Sendable {
         }
         var pairs: [Pair] = []
         try appendMembers(of: members, under: nil, to: &pairs)
-        return pairs
+        return
+            pairs
             .map { escaper.escape($0.key) + "=" + escaper.escape($0.value) }
             .joined(separator: "&")
     }
@@ -42,7 +43,8 @@ struct URLEncodedFormSerializer: Sendable {
     /// Keys are converted by ``keyEncoding`` before they are sorted.
     private func appendMembers(of members: [String: JSON], under parent: String?, to pairs: inout [Pair]) throws {
         let converted = members.map { (key: keyEncoding.encode($0.key), value: $0.value) }
-        let ordered = alphabetizeKeyValuePairs
+        let ordered =
+            alphabetizeKeyValuePairs
             ? converted.sorted { $0.key < $1.key }
             : converted
         for (name, value) in ordered {

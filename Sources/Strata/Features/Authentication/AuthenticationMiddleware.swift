@@ -42,12 +42,16 @@ public struct AuthenticationMiddleware<Provider: CredentialProvider>: Middleware
 
     /// Creates the step for `provider`, allowing at most `maxRefreshes` refreshes to start
     /// within any `interval`.
-    public init(_ provider: Provider, maxRefreshes: Int = defaultMaxRefreshes, per interval: Duration = defaultInterval) {
+    public init(_ provider: Provider, maxRefreshes: Int = defaultMaxRefreshes, per interval: Duration = defaultInterval)
+    {
         self.init(provider, maxRefreshes: maxRefreshes, per: interval, now: { .now })
     }
 
     /// Creates the step with its own clock for the refresh window, for tests.
-    init(_ provider: Provider, maxRefreshes: Int, per interval: Duration, now: @escaping @Sendable () -> ContinuousClock.Instant) {
+    init(
+        _ provider: Provider, maxRefreshes: Int, per interval: Duration,
+        now: @escaping @Sendable () -> ContinuousClock.Instant
+    ) {
         store = CredentialStore(provider: provider, maxRefreshes: maxRefreshes, interval: interval, now: now)
     }
 
@@ -62,7 +66,9 @@ public struct AuthenticationMiddleware<Provider: CredentialProvider>: Middleware
         next: MiddlewareNext
     ) async throws -> (HTTPResponse, MessageBody?) {
         var issued = try await settle(store.credential(logger: context.logger), request: request, context: context)
-        if store.provider.isExpired(issued.credential), let renewal = store.renewal(after: issued, logger: context.logger) {
+        if store.provider.isExpired(issued.credential),
+            let renewal = store.renewal(after: issued, logger: context.logger)
+        {
             issued = try await settle(renewal, request: request, context: context)
         }
         let response = try await next(authorized(request, with: issued), body, context)

@@ -33,13 +33,17 @@ public struct BearerTokenProvider: CredentialProvider {
 
     /// Creates the provider from the first token and the closure that replaces a rejected
     /// or expired token (it receives that token).
-    public init(_ token: BearerToken, refresh: @escaping @Sendable (_ rejected: BearerToken) async throws -> BearerToken) {
+    public init(
+        _ token: BearerToken, refresh: @escaping @Sendable (_ rejected: BearerToken) async throws -> BearerToken
+    ) {
         self.init(token, now: { Date() }, refresh: refresh)
     }
 
     /// Creates the provider with its own clock, for tests.
-    init(_ token: BearerToken, now: @escaping @Sendable () -> Date,
-         refresh: @escaping @Sendable (_ rejected: BearerToken) async throws -> BearerToken) {
+    init(
+        _ token: BearerToken, now: @escaping @Sendable () -> Date,
+        refresh: @escaping @Sendable (_ rejected: BearerToken) async throws -> BearerToken
+    ) {
         self.initial = token
         self.renew = refresh
         self.now = now

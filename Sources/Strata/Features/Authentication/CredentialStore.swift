@@ -38,7 +38,10 @@ final class CredentialStore<Provider: CredentialProvider>: Sendable {
     private let interval: Duration
     private let now: @Sendable () -> ContinuousClock.Instant
 
-    init(provider: Provider, maxRefreshes: Int, interval: Duration, now: @escaping @Sendable () -> ContinuousClock.Instant) {
+    init(
+        provider: Provider, maxRefreshes: Int, interval: Duration,
+        now: @escaping @Sendable () -> ContinuousClock.Instant
+    ) {
         self.provider = provider
         self.maxRefreshes = max(0, maxRefreshes)
         self.interval = max(.zero, interval)
@@ -50,7 +53,9 @@ final class CredentialStore<Provider: CredentialProvider>: Sendable {
     func credential(logger: Logger) -> Plan {
         state.withLock { state -> Plan in
             if let flight = state.flight { return .wait(flight) }
-            guard let current = state.current else { return .wait(startFlight(in: &state, rejecting: nil, logger: logger)) }
+            guard let current = state.current else {
+                return .wait(startFlight(in: &state, rejecting: nil, logger: logger))
+            }
             return .use(state.issue(current))
         }
     }
@@ -71,17 +76,20 @@ final class CredentialStore<Provider: CredentialProvider>: Sendable {
             return .wait(startFlight(in: &state, rejecting: issued.credential, logger: logger))
         }
         if plan == nil {
-            logger.warning("credential refresh limit reached", metadata: [
-                "strata.auth.generation": "\(issued.generation)",
-                "strata.auth.max_refreshes": "\(maxRefreshes)", "strata.auth.interval": "\(interval)",
-            ])
+            logger.warning(
+                "credential refresh limit reached",
+                metadata: [
+                    "strata.auth.generation": "\(issued.generation)",
+                    "strata.auth.max_refreshes": "\(maxRefreshes)", "strata.auth.interval": "\(interval)",
+                ])
         }
         return plan
     }
 
     /// Registers a new flight that loads the first credential (`rejected == nil`) or
     /// replaces `rejected`, and starts it once the lock is released.
-    private func startFlight(in state: inout State, rejecting rejected: Provider.Credential?, logger: Logger) -> Flight {
+    private func startFlight(in state: inout State, rejecting rejected: Provider.Credential?, logger: Logger) -> Flight
+    {
         state.flightsStarted += 1
         let flight = Flight(number: state.flightsStarted)
         state.flight = flight
@@ -124,8 +132,9 @@ final class CredentialStore<Provider: CredentialProvider>: Sendable {
                 logger.info("credential refreshed", metadata: metadata)
             }
         case .failure(let error):
-            logger.warning(rejected == nil ? "credential load failed" : "credential refresh failed",
-                           metadata: ["strata.auth.error": "\(error)"])
+            logger.warning(
+                rejected == nil ? "credential load failed" : "credential refresh failed",
+                metadata: ["strata.auth.error": "\(error)"])
         }
         flight.finish(outcome)
     }

@@ -97,7 +97,9 @@ public struct CacheControl: Sendable, Hashable {
     /// A delta-seconds argument (§1.2.2): digits only, capped at 2³¹; `nil` when absent
     /// or invalid.
     static func seconds(_ argument: String?) -> Int? {
-        guard let argument, !argument.isEmpty, argument.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        guard let argument, !argument.isEmpty, argument.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            return nil
+        }
         let digits = argument.drop { $0 == "0" }
         if digits.count > 10 { return maxDeltaSeconds }
         return min(Int(digits) ?? 0, maxDeltaSeconds)
@@ -107,7 +109,9 @@ public struct CacheControl: Sendable, Hashable {
     /// unquoted; commas inside quoted strings do not split items.
     static func directives(in value: String) -> [(String, String?)] {
         var items: [(String, String?)] = []
-        var current = "", inQuotes = false, escaped = false
+        var current = ""
+        var inQuotes = false
+        var escaped = false
         func flush() {
             let item = current.trimmingOWS()
             current = ""
@@ -142,7 +146,8 @@ public struct CacheControl: Sendable, Hashable {
 
     /// A quoted-string's content with its backslash escapes removed (RFC 9110 §5.6.4).
     private static func unquote(_ quoted: Substring) -> String {
-        var result = "", escaped = false
+        var result = ""
+        var escaped = false
         for character in quoted {
             if !escaped, character == "\\" {
                 escaped = true
@@ -159,7 +164,9 @@ extension StringProtocol {
     /// Without leading and trailing spaces and tabs (RFC 9110's OWS).
     func trimmingOWS() -> String {
         let isOWS: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isOWS($0) }), let last = lastIndex(where: { !isOWS($0) }) else { return "" }
+        guard let first = firstIndex(where: { !isOWS($0) }), let last = lastIndex(where: { !isOWS($0) }) else {
+            return ""
+        }
         return String(self[first...last])
     }
 }

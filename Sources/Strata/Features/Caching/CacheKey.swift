@@ -19,7 +19,8 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     /// The key of `request`, or `nil` when it has no scheme or authority (a request
     /// that is not for an `http(s)` URI).
     public init?(_ request: HTTPRequest) {
-        self.init(method: request.method.rawValue, scheme: request.scheme, authority: request.authority, path: request.path)
+        self.init(
+            method: request.method.rawValue, scheme: request.scheme, authority: request.authority, path: request.path)
     }
 
     /// The key of a request for `method` on the URI made of `scheme`, `authority` and
@@ -74,7 +75,8 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
         var result = String(decoding: bytes[..<hostStart], as: UTF8.self)
         let host = bytes[hostStart..<hostEnd]
         if host.allSatisfy({ $0 < 0x80 }) {
-            result += host.contains(where: { $0 >= 0x41 && $0 <= 0x5A })
+            result +=
+                host.contains(where: { $0 >= 0x41 && $0 <= 0x5A })
                 ? String(decoding: host.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
                 : String(decoding: host, as: UTF8.self)
         } else {
@@ -83,7 +85,9 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
         if let port, !port.isEmpty {
             let isNumber = port.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
             let digits = port.drop { $0 == UInt8(ascii: "0") }
-            let number = isNumber ? (digits.isEmpty ? "0" : String(decoding: digits, as: UTF8.self))
+            let number =
+                isNumber
+                ? (digits.isEmpty ? "0" : String(decoding: digits, as: UTF8.self))
                 : String(decoding: port, as: UTF8.self)
             let defaultPort = scheme == "http" ? "80" : scheme == "https" ? "443" : nil
             if number != defaultPort { result += ":" + number }

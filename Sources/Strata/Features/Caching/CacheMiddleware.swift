@@ -156,7 +156,9 @@ public struct CacheMiddleware: Middleware {
 
     /// The first stored variant that answers `request` (RFC 9111 §4.1); a store failure
     /// is a miss.
-    private func lookup(_ key: CacheKey, for request: HTTPRequest, _ context: MiddlewareContext) async -> CachedResponse? {
+    private func lookup(_ key: CacheKey, for request: HTTPRequest, _ context: MiddlewareContext) async
+        -> CachedResponse?
+    {
         await attempt("read", context) { try await store.variants(for: key) }?
             .first { CacheRules.matches($0, request) }
     }
@@ -171,9 +173,11 @@ public struct CacheMiddleware: Middleware {
         do {
             return try await body()
         } catch {
-            context.logger.warning("cache store failed", metadata: [
-                "strata.cache.operation": "\(operation)", "strata.cache.error": "\(error)",
-            ])
+            context.logger.warning(
+                "cache store failed",
+                metadata: [
+                    "strata.cache.operation": "\(operation)", "strata.cache.error": "\(error)",
+                ])
             return nil
         }
     }
@@ -227,7 +231,8 @@ private struct CachingExchange {
             return serve(stored, as: .cache)
         case .revalidate:
             return try await revalidate(stored, next) { _ in
-                CacheRules.allowsStaleIfError(stored, for: requestDirectives, at: cache.clock(), heuristic: cache.heuristic)
+                CacheRules.allowsStaleIfError(
+                    stored, for: requestDirectives, at: cache.clock(), heuristic: cache.heuristic)
             }
         }
     }
@@ -253,14 +258,16 @@ private struct CachingExchange {
         let responseBody: MessageBody?
         do {
             (response, responseBody) = try await next(conditional, body, context)
-        } catch where !Self.isCancellation(error) && fallback(error) {
+        } catch  where !Self.isCancellation(error) && fallback(error) {
             context.logger.debug("cache fallback", metadata: ["strata.cache.after": "\(error)"])
             return serve(stored, as: .cache)
         }
         if response.status.code == 304 {
             await responseBody?.discard(until: context.deadline)
-            guard let updated = CacheRules.revalidated(stored, by: response, requestTime: requestTime,
-                                                       responseTime: cache.clock())
+            guard
+                let updated = CacheRules.revalidated(
+                    stored, by: response, requestTime: requestTime,
+                    responseTime: cache.clock())
             else { return try await fetch(request, next) }
             await cache.attempt("write", context) { try await cache.store.store(updated, for: key) }
             return serve(updated, as: .revalidated)
@@ -286,13 +293,17 @@ private struct CachingExchange {
     /// Stores `response` when it may be stored and its body fits, and hands it on: the
     /// body in memory when stored, else as it came (a body found too large while reading
     /// continues from where the reading stopped).
-    private func keep(_ response: HTTPResponse, _ responseBody: MessageBody?, requestTime: Date) async throws -> (HTTPResponse, MessageBody?) {
+    private func keep(_ response: HTTPResponse, _ responseBody: MessageBody?, requestTime: Date) async throws -> (
+        HTTPResponse, MessageBody?
+    ) {
         let responseTime = cache.clock()
         let limit = cache.configuration.maxBodySize
-        var entry = CachedResponse(head: CacheRules.storedHead(response), body: Data(), requestTime: requestTime,
-                                   responseTime: responseTime,
-                                   variedFields: CacheRules.variedFields(of: request, for: response) ?? [:])
-        cache.record(CacheOutcome(source: .network, age: .seconds(entry.currentAge(at: responseTime)), isStale: false), context)
+        var entry = CachedResponse(
+            head: CacheRules.storedHead(response), body: Data(), requestTime: requestTime,
+            responseTime: responseTime,
+            variedFields: CacheRules.variedFields(of: request, for: response) ?? [:])
+        cache.record(
+            CacheOutcome(source: .network, age: .seconds(entry.currentAge(at: responseTime)), isStale: false), context)
         guard CacheRules.isStorable(request, response), (responseBody?.length ?? 0) <= Int64(limit) else {
             return (response, responseBody)
         }

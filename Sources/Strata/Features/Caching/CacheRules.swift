@@ -31,9 +31,12 @@ enum CacheRules {
         guard request.method == .get, status >= 200, status != 206, status != 304 else { return false }
         let requestDirectives = CacheControl(request.headerFields)
         let directives = CacheControl(response.headerFields)
-        guard !requestDirectives.noStore, !directives.noStore, variedFields(of: request, for: response) != nil else { return false }
+        guard !requestDirectives.noStore, !directives.noStore, variedFields(of: request, for: response) != nil else {
+            return false
+        }
         if request.headerFields[.authorization] != nil,
-           !(directives.isPublic || directives.sharedMaxAge != nil || directives.mustRevalidate) {
+            !(directives.isPublic || directives.sharedMaxAge != nil || directives.mustRevalidate)
+        {
             return false
         }
         return directives.maxAge != nil || response.headerFields[.expires] != nil || directives.isPublic
@@ -77,7 +80,9 @@ enum CacheRules {
 
     /// What `stored` may be used for at `now` for a request with `requestDirectives`
     /// (RFC 9111 §4.2, §5.2.1; RFC 5861 §3).
-    static func use(of stored: CachedResponse, for requestDirectives: CacheControl, at now: Date, heuristic: Bool) -> Use {
+    static func use(of stored: CachedResponse, for requestDirectives: CacheControl, at now: Date, heuristic: Bool)
+        -> Use
+    {
         let directives = stored.cacheControl
         if directives.noCache || requestDirectives.noCache { return .revalidate }
         let lifetime = stored.freshnessLifetime(heuristic: heuristic)
@@ -95,10 +100,13 @@ enum CacheRules {
     /// Whether `stored` may be served when its revalidation failed (a transport error or
     /// a 5xx) at `now`: within the `stale-if-error` of the response or the request, and
     /// never with `must-revalidate` or `no-cache` (RFC 5861 §4).
-    static func allowsStaleIfError(_ stored: CachedResponse, for requestDirectives: CacheControl, at now: Date, heuristic: Bool) -> Bool {
+    static func allowsStaleIfError(
+        _ stored: CachedResponse, for requestDirectives: CacheControl, at now: Date, heuristic: Bool
+    ) -> Bool {
         let directives = stored.cacheControl
         guard !directives.mustRevalidate, !directives.noCache,
-              let window = requestDirectives.staleIfError ?? directives.staleIfError else { return false }
+            let window = requestDirectives.staleIfError ?? directives.staleIfError
+        else { return false }
         return stored.currentAge(at: now) - stored.freshnessLifetime(heuristic: heuristic) <= window
     }
 
@@ -126,7 +134,8 @@ enum CacheRules {
         responseTime: Date
     ) -> CachedResponse? {
         if let etag = notModified.headerFields[.eTag], let storedTag = stored.head.headerFields[.eTag],
-           weakTag(etag) != weakTag(storedTag) {
+            weakTag(etag) != weakTag(storedTag)
+        {
             return nil
         }
         return merged(stored, with: notModified, requestTime: requestTime, responseTime: responseTime)
@@ -179,12 +188,14 @@ enum CacheRules {
     /// and the same-origin `Location` and `Content-Location` of `response`, as `GET`
     /// keys. Empty for a safe method or a status other than 2xx and 3xx.
     static func invalidatedKeys(_ request: HTTPRequest, _ response: HTTPResponse) -> [CacheKey] {
-        guard !safeMethods.contains(request.method), (200 ..< 400).contains(response.status.code),
-              let target = CacheKey(request)?.forGet
+        guard !safeMethods.contains(request.method), (200..<400).contains(response.status.code),
+            let target = CacheKey(request)?.forGet
         else { return [] }
         var keys = [target]
         for location in [response.headerFields[.location], response.headerFields[.contentLocation]] {
-            guard let location, let key = resolve(location, against: request), key.origin == target.origin else { continue }
+            guard let location, let key = resolve(location, against: request), key.origin == target.origin else {
+                continue
+            }
             keys.append(key)
         }
         return keys
@@ -193,9 +204,10 @@ enum CacheRules {
     /// Methods that never change the resource (RFC 9110 §9.2.1).
     static let safeMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .trace]
 
-    private static let hopByHop: [HTTPField.Name] = [
-        .connection, .transferEncoding, .te, .upgrade, .proxyAuthenticate, .proxyAuthorization,
-    ] + [HTTPField.Name("Keep-Alive"), HTTPField.Name("Proxy-Connection")].compactMap { $0 }
+    private static let hopByHop: [HTTPField.Name] =
+        [
+            .connection, .transferEncoding, .te, .upgrade, .proxyAuthenticate, .proxyAuthorization,
+        ] + [HTTPField.Name("Keep-Alive"), HTTPField.Name("Proxy-Connection")].compactMap { $0 }
 
     /// The values of the fields named `name`, each trimmed, joined with `, `.
     private static func fieldValue(_ fields: HTTPFields, _ name: HTTPField.Name) -> String {
@@ -211,7 +223,7 @@ enum CacheRules {
     /// The `GET` key of a `Location` or `Content-Location`, absolute or relative.
     private static func resolve(_ location: String, against request: HTTPRequest) -> CacheKey? {
         guard let base = request.url, let target = URL(string: location, relativeTo: base)?.absoluteURL,
-              let components = URLComponents(url: target, resolvingAgainstBaseURL: true), let host = components.host
+            let components = URLComponents(url: target, resolvingAgainstBaseURL: true), let host = components.host
         else { return nil }
         let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         let authority = bracketed + (components.port.map { ":\($0)" } ?? "")

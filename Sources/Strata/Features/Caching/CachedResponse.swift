@@ -27,7 +27,9 @@ public struct CachedResponse: Sendable, Hashable {
     private(set) var fields: CachingFields
 
     /// Creates a stored response.
-    public init(head: HTTPResponse, body: Data, requestTime: Date, responseTime: Date, variedFields: [String: String] = [:]) {
+    public init(
+        head: HTTPResponse, body: Data, requestTime: Date, responseTime: Date, variedFields: [String: String] = [:]
+    ) {
         self.head = head
         self.fields = CachingFields(head)
         self.body = body
@@ -58,7 +60,7 @@ public struct CachedResponse: Sendable, Hashable {
         case .some(let expiry?): return max(0, Self.seconds(expiry.timeIntervalSince(date)))
         }
         guard heuristic, Self.heuristicallyCacheable.contains(head.status.code),
-              let lastModified = head.headerFields[.lastModified].flatMap(HTTPDate.parse)
+            let lastModified = head.headerFields[.lastModified].flatMap(HTTPDate.parse)
         else { return 0 }
         return min(max(0, Self.seconds(date.timeIntervalSince(lastModified)) / 10), Self.heuristicLimit)
     }

@@ -17,7 +17,7 @@ enum HTTPDate {
 
     /// The date `text` names, or `nil` when it is not an HTTP date.
     static func parse(_ text: String) -> Date? {
-        guard text.utf8.count <= 64, text.utf8.allSatisfy({ (0x20 ... 0x7E).contains($0) }) else { return nil }
+        guard text.utf8.count <= 64, text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
         let words = text.split(separator: " ")
         switch words.count {
         case 6 where words[0].hasSuffix(",") && words[5] == "GMT":  // IMF-fixdate
@@ -33,13 +33,15 @@ enum HTTPDate {
         }
     }
 
-    private static func date(day: Substring, month: Substring, year: Substring, yearDigits: Int, time: Substring) -> Date? {
+    private static func date(day: Substring, month: Substring, year: Substring, yearDigits: Int, time: Substring)
+        -> Date?
+    {
         let clock = time.split(separator: ":", omittingEmptySubsequences: false)
         guard day.count <= 2, year.count == yearDigits, clock.count == 3, clock.allSatisfy({ $0.count == 2 }),
-              let day = number(day), let year = number(year),
-              let month = months.firstIndex(of: month.lowercased()).map({ $0 + 1 }),
-              let hour = number(clock[0]), let minute = number(clock[1]), let second = number(clock[2]),
-              hour < 24, minute < 60, second <= 60, day >= 1, day <= daysIn(month: month, year: year)
+            let day = number(day), let year = number(year),
+            let month = months.firstIndex(of: month.lowercased()).map({ $0 + 1 }),
+            let hour = number(clock[0]), let minute = number(clock[1]), let second = number(clock[2]),
+            hour < 24, minute < 60, second <= 60, day >= 1, day <= daysIn(month: month, year: year)
         else { return nil }
         let fullYear = yearDigits == 2 ? (year >= 70 ? 1900 + year : 2000 + year) : year
         let days = daysSinceEpoch(year: fullYear, month: month, day: day)
@@ -48,7 +50,9 @@ enum HTTPDate {
 
     /// Digits only, at most four.
     private static func number(_ digits: Substring) -> Int? {
-        guard !digits.isEmpty, digits.count <= 4, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        guard !digits.isEmpty, digits.count <= 4, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            return nil
+        }
         return Int(digits)
     }
 

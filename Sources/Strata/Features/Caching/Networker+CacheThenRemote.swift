@@ -64,7 +64,8 @@ public struct CacheThenRemote<Response>: AsyncSequence, Sendable {
             if case .cached = step {
                 step = .remote(cachedBody: nil)
                 if networker.middleware.contains(where: { $0 is CacheMiddleware }),
-                   let cached = try? await networker.response(for: endpoint.cache(.cacheOnly)) {
+                    let cached = try? await networker.response(for: endpoint.cache(.cacheOnly))
+                {
                     step = .remote(cachedBody: Array(cached.body))
                     return cached
                 }

@@ -151,9 +151,13 @@ struct CircuitBreakerTable {
         return change
     }
 
-    private mutating func admitting(_ host: CircuitHost, at now: ContinuousClock.Instant) -> (CircuitAdmission, CircuitState.Name?) {
+    private mutating func admitting(_ host: CircuitHost, at now: ContinuousClock.Instant) -> (
+        CircuitAdmission, CircuitState.Name?
+    ) {
         let known = hosts[host]
-        guard var breaker = known ?? makeBreaker(at: now) else { return (.admitted(CircuitCall(role: .untracked)), nil) }
+        guard var breaker = known ?? makeBreaker(at: now) else {
+            return (.admitted(CircuitCall(role: .untracked)), nil)
+        }
         defer { hosts[host] = breaker }
         switch breaker.state {
         case .closed:
@@ -181,7 +185,7 @@ struct CircuitBreakerTable {
         defer { hosts[host] = breaker }
         switch (call.role, breaker.state, outcome) {
         case (.untracked, _, _), (.normal, .open, _), (.normal, .halfOpen, _), (.normal, .closed, .ignored),
-             (.probe, .closed, _), (.probe, .open, _):
+            (.probe, .closed, _), (.probe, .open, _):
             return nil
         case (.probe, .halfOpen, .ignored):
             breaker.state = .halfOpen(probing: false)

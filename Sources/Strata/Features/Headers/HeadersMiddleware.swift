@@ -41,7 +41,8 @@ public struct HeadersMiddleware: Middleware {
     /// Adds fields computed for each request. The closure may be synchronous or `async`.
     /// When it throws, the request fails with ``StrataError/Kind/middleware`` naming
     /// `HeadersMiddleware`, with the closure's error as ``StrataError/underlying``.
-    public init(policy: Policy = .replace, _ fields: @escaping @Sendable (MiddlewareContext) async throws -> HTTPFields) {
+    public init(policy: Policy = .replace, _ fields: @escaping @Sendable (MiddlewareContext) async throws -> HTTPFields)
+    {
         self.policy = policy
         self.fields = fields
     }

@@ -25,8 +25,10 @@ public struct LoggingMiddleware: Middleware {
     ///   - level: the level of the request and response lines.
     ///   - logsHeaders: whether to log header fields.
     ///   - redacting: field names to redact besides ``alwaysRedacted``.
-    public init(logger: Logger? = nil, level: Logger.Level = .info, logsHeaders: Bool = true,
-                redacting: Set<HTTPField.Name> = []) {
+    public init(
+        logger: Logger? = nil, level: Logger.Level = .info, logsHeaders: Bool = true,
+        redacting: Set<HTTPField.Name> = []
+    ) {
         self.logger = logger
         self.level = level
         self.logsHeaders = logsHeaders
@@ -54,8 +56,9 @@ public struct LoggingMiddleware: Middleware {
             var responseMetadata: Logger.Metadata = [:]
             if logsHeaders { responseMetadata["strata.headers"] = metadata(response.headerFields) }
             if let length = responseBody?.length { responseMetadata["strata.body_bytes"] = "\(length)" }
-            logger.log(level: level, "← \(response.status.code) \(target) (\(Self.milliseconds(elapsed)))",
-                       metadata: responseMetadata)
+            logger.log(
+                level: level, "← \(response.status.code) \(target) (\(Self.milliseconds(elapsed)))",
+                metadata: responseMetadata)
             return (response, responseBody)
         } catch {
             logger.error("✕ \(target) failed after \(Self.milliseconds(start.duration(to: .now))): \(error)")

@@ -46,10 +46,12 @@ public struct RedirectMiddleware: Middleware {
             context.redirect = RedirectHop(
                 number: number, status: response.status, from: from, hasLeftOrigin: leftOrigin,
                 withholdsCredentials: leftOrigin && !policy.forwardsCredentialsAcrossOrigins)
-            context.logger.debug("redirect", metadata: [
-                "strata.redirect.hop": "\(number)", "strata.redirect.status": "\(response.status.code)",
-                "strata.redirect.to": "\(hop.request.absoluteURLString)",
-            ])
+            context.logger.debug(
+                "redirect",
+                metadata: [
+                    "strata.redirect.hop": "\(number)", "strata.redirect.status": "\(response.status.code)",
+                    "strata.redirect.to": "\(hop.request.absoluteURLString)",
+                ])
             (response, responseBody) = try await next(hop.request, hop.body, context)
         }
         return (response, responseBody)
@@ -85,15 +87,17 @@ struct RedirectHopState {
 
     /// Turns the request into the next hop's, answering `status` with `location`.
     /// - Throws: ``RedirectError`` when the policy forbids the hop.
-    mutating func follow(_ status: HTTPResponse.Status, to location: String, redirects: Int, policy: RedirectPolicy) throws {
+    mutating func follow(_ status: HTTPResponse.Status, to location: String, redirects: Int, policy: RedirectPolicy)
+        throws
+    {
         func fail(_ kind: RedirectError.Kind) -> RedirectError {
             RedirectError(kind, location: location, redirects: redirects)
         }
         guard redirects < policy.maxRedirects else { throw fail(.tooManyRedirects) }
         guard let current = request.url,
-              let target = URL(string: location, relativeTo: current)?.absoluteURL,
-              let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              target.host?.isEmpty == false
+            let target = URL(string: location, relativeTo: current)?.absoluteURL,
+            let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            target.host?.isEmpty == false
         else { throw fail(.invalidLocation) }
         if scheme == "http", request.scheme?.lowercased() == "https", !policy.allowsInsecureRedirects {
             throw fail(.insecureRedirect)

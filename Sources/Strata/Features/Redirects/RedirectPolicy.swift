@@ -29,7 +29,9 @@ public struct RedirectPolicy: Sendable, Hashable {
     public var forwardsCredentialsAcrossOrigins: Bool
 
     /// Creates a policy; the defaults are the safe ones.
-    public init(maxRedirects: Int = 10, allowsInsecureRedirects: Bool = false, forwardsCredentialsAcrossOrigins: Bool = false) {
+    public init(
+        maxRedirects: Int = 10, allowsInsecureRedirects: Bool = false, forwardsCredentialsAcrossOrigins: Bool = false
+    ) {
         self.maxRedirects = maxRedirects
         self.allowsInsecureRedirects = allowsInsecureRedirects
         self.forwardsCredentialsAcrossOrigins = forwardsCredentialsAcrossOrigins
@@ -51,7 +53,8 @@ public struct RedirectHop: Sendable, Hashable {
     public let withholdsCredentials: Bool
 
     /// Creates a hop description.
-    public init(number: Int, status: HTTPResponse.Status, from: String, hasLeftOrigin: Bool, withholdsCredentials: Bool) {
+    public init(number: Int, status: HTTPResponse.Status, from: String, hasLeftOrigin: Bool, withholdsCredentials: Bool)
+    {
         self.number = number
         self.status = status
         self.from = from

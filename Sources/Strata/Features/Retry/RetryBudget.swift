@@ -39,7 +39,10 @@ public final class RetryBudget: Sendable {
     }
 
     /// Creates a budget on its own clock, for tests.
-    init(ratio: Double, minimumPerSecond: Double, capacity: Double?, now: @escaping @Sendable () -> ContinuousClock.Instant) {
+    init(
+        ratio: Double, minimumPerSecond: Double, capacity: Double?,
+        now: @escaping @Sendable () -> ContinuousClock.Instant
+    ) {
         self.ratio = ratio.isFinite ? max(ratio, 0) : 0
         self.minimumPerSecond = minimumPerSecond.isFinite ? max(minimumPerSecond, 0) : 0
         let capacity = capacity ?? self.minimumPerSecond * 10

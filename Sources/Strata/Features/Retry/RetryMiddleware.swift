@@ -73,12 +73,15 @@ public struct RetryMiddleware: Middleware {
             }
             let wait = self.wait(after: outcome, of: request, context: context, since: start)
             let stop: RetrySummary.StopReason? =
-                if wait == nil { Task.isCancelled || outcome.isCancellation ? .cancelled : .notRetryable }
-                else if context.attempt >= policy.maxAttempts { .attemptsExhausted }
-                else if body?.isReplayable == false { .bodyNotReplayable }
-                else if let wait, let deadline = context.deadline, ContinuousClock.now + wait >= deadline { .deadline }
-                else if budget?.withdraw() == false { .budgetSpent }
-                else { nil }
+                if wait == nil {
+                    Task.isCancelled || outcome.isCancellation ? .cancelled : .notRetryable
+                } else if context.attempt >= policy.maxAttempts {
+                    .attemptsExhausted
+                } else if body?.isReplayable == false {
+                    .bodyNotReplayable
+                } else if let wait, let deadline = context.deadline, ContinuousClock.now + wait >= deadline {
+                    .deadline
+                } else if budget?.withdraw() == false { .budgetSpent } else { nil }
             guard let wait, stop == nil else {
                 finish(context, stop ?? .notRetryable)
                 return try outcome.get()
@@ -86,10 +89,12 @@ public struct RetryMiddleware: Middleware {
             if case .success((_, let responseBody)) = outcome {
                 await responseBody?.discard(until: context.deadline)
             }
-            context.logger.debug("retry", metadata: [
-                "strata.retry.attempt": "\(context.attempt + 1)", "strata.retry.wait": "\(wait)",
-                "strata.retry.after": "\(Self.describe(outcome))",
-            ])
+            context.logger.debug(
+                "retry",
+                metadata: [
+                    "strata.retry.attempt": "\(context.attempt + 1)", "strata.retry.wait": "\(wait)",
+                    "strata.retry.after": "\(Self.describe(outcome))",
+                ])
             do {
                 try await sleep(wait)
             } catch {
@@ -118,8 +123,10 @@ public struct RetryMiddleware: Middleware {
             return nil
         case .custom(let decide):
             let error: (any Error)? = if case .failure(let failure) = outcome { failure } else { nil }
-            decision = decide(RetryAttempt(number: context.attempt, request: request, response: response,
-                                           error: error, elapsed: start.duration(to: .now)))
+            decision = decide(
+                RetryAttempt(
+                    number: context.attempt, request: request, response: response,
+                    error: error, elapsed: start.duration(to: .now)))
         case .withIdempotencyKey, nil:
             break
         }
@@ -139,9 +146,11 @@ public struct RetryMiddleware: Middleware {
 
     private func finish(_ context: MiddlewareContext, _ reason: RetrySummary.StopReason) {
         if reason != .notRetryable {
-            context.logger.debug("retry stopped", metadata: [
-                "strata.retry.attempts": "\(context.attempt)", "strata.retry.stop": "\(reason)",
-            ])
+            context.logger.debug(
+                "retry stopped",
+                metadata: [
+                    "strata.retry.attempts": "\(context.attempt)", "strata.retry.stop": "\(reason)",
+                ])
         }
         context.record(RetrySummary(attempts: context.attempt, stopReason: reason), for: RetrySummaryKey.self)
     }

@@ -62,12 +62,12 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The wait after failed attempt number `attempt` (1 for the first): a random
     /// duration in `0 ... min(maxBackoff, initialBackoff × 2^(attempt − 1))`.
     public func backoff(after attempt: Int) -> Duration {
-        .nanoseconds(Int64.random(in: 0 ... backoffCeiling(after: attempt)))
+        .nanoseconds(Int64.random(in: 0...backoffCeiling(after: attempt)))
     }
 
     /// ``backoff(after:)`` drawn from `generator`, for reproducible waits.
     public func backoff(after attempt: Int, using generator: inout some RandomNumberGenerator) -> Duration {
-        .nanoseconds(Int64.random(in: 0 ... backoffCeiling(after: attempt), using: &generator))
+        .nanoseconds(Int64.random(in: 0...backoffCeiling(after: attempt), using: &generator))
     }
 
     /// The longest backoff after attempt number `attempt`, in nanoseconds.

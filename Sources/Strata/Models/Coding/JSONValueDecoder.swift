@@ -66,8 +66,9 @@ extension JSONValueDecoder {
         case .iso8601:
             let string = try unboxString(value, at: codingPath)
             guard let date = try? Date(string, strategy: .iso8601) else {
-                throw DecodingError.dataCorrupted(.init(
-                    codingPath: codingPath, debugDescription: "Expected date string to be ISO8601-formatted."))
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: codingPath, debugDescription: "Expected date string to be ISO8601-formatted."))
             }
             return date
         case .custom(let closure):
@@ -78,8 +79,9 @@ extension JSONValueDecoder {
     private func unboxData(_ value: JSON, at codingPath: [any CodingKey]) throws -> Data {
         guard case .string(let string) = value else { throw Self.mismatch(Data.self, value, at: codingPath) }
         guard let data = Data(base64Encoded: string) else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: codingPath, debugDescription: "Encountered Data is not valid Base64."))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: codingPath, debugDescription: "Encountered Data is not valid Base64."))
         }
         return data
     }
@@ -95,18 +97,24 @@ extension JSONValueDecoder {
     /// The error for `value` not being a `type`: `valueNotFound` for `null`, `typeMismatch` otherwise.
     static func mismatch(_ type: Any.Type, _ value: JSON, at codingPath: [any CodingKey]) -> DecodingError {
         if value == .null {
-            return .valueNotFound(type, .init(
-                codingPath: codingPath, debugDescription: "Expected \(type) value but found null instead."))
+            return .valueNotFound(
+                type,
+                .init(
+                    codingPath: codingPath, debugDescription: "Expected \(type) value but found null instead."))
         }
-        return .typeMismatch(type, .init(
-            codingPath: codingPath, debugDescription: "Expected to decode \(type) but found \(value.kindName) instead."))
+        return .typeMismatch(
+            type,
+            .init(
+                codingPath: codingPath,
+                debugDescription: "Expected to decode \(type) but found \(value.kindName) instead."))
     }
 }
 
 /// Number conversions, as `JSONDecoder` makes them: exact or not at all.
 extension JSONValueDecoder {
     /// An integer of any width, from an integer that fits or a double with no fractional part.
-    func unboxInteger<I: FixedWidthInteger>(_ value: JSON, as type: I.Type, at codingPath: [any CodingKey]) throws -> I {
+    func unboxInteger<I: FixedWidthInteger>(_ value: JSON, as type: I.Type, at codingPath: [any CodingKey]) throws -> I
+    {
         switch value {
         case .integer(let integer):
             guard let result = I(exactly: integer) else { throw Self.doesNotFit(integer, type, at: codingPath) }
@@ -172,8 +180,11 @@ struct JSONValueDecoding: Decoder {
             return KeyedDecodingContainer(
                 JSONValueKeyedDecodingContainer<Key>(object: object, options: options, codingPath: codingPath))
         case .null:
-            throw DecodingError.valueNotFound([String: Any].self, .init(
-                codingPath: codingPath, debugDescription: "Cannot get keyed decoding container -- found null value instead."))
+            throw DecodingError.valueNotFound(
+                [String: Any].self,
+                .init(
+                    codingPath: codingPath,
+                    debugDescription: "Cannot get keyed decoding container -- found null value instead."))
         default:
             throw JSONValueDecoder.mismatch([String: Any].self, value, at: codingPath)
         }
@@ -184,8 +195,11 @@ struct JSONValueDecoding: Decoder {
         case .array(let array):
             return JSONValueUnkeyedDecodingContainer(array: array, options: options, codingPath: codingPath)
         case .null:
-            throw DecodingError.valueNotFound([Any].self, .init(
-                codingPath: codingPath, debugDescription: "Cannot get unkeyed decoding container -- found null value instead."))
+            throw DecodingError.valueNotFound(
+                [Any].self,
+                .init(
+                    codingPath: codingPath,
+                    debugDescription: "Cannot get unkeyed decoding container -- found null value instead."))
         default:
             throw JSONValueDecoder.mismatch([Any].self, value, at: codingPath)
         }

@@ -14,9 +14,11 @@ struct JSONValueKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPr
     /// - Throws: `DecodingError.keyNotFound` when there is none.
     private func value(_ key: Key) throws -> JSON {
         guard let value = object[key.stringValue] else {
-            throw DecodingError.keyNotFound(key, .init(
-                codingPath: codingPath,
-                debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+            throw DecodingError.keyNotFound(
+                key,
+                .init(
+                    codingPath: codingPath,
+                    debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
         }
         return value
     }
@@ -113,8 +115,10 @@ struct JSONValueUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     /// - Throws: `DecodingError.valueNotFound` for `type` when the container is at its end.
     private func current(_ type: Any.Type) throws -> JSON {
         guard !isAtEnd else {
-            throw DecodingError.valueNotFound(type, .init(
-                codingPath: currentPath, debugDescription: "Unkeyed container is at end."))
+            throw DecodingError.valueNotFound(
+                type,
+                .init(
+                    codingPath: currentPath, debugDescription: "Unkeyed container is at end."))
         }
         return array[currentIndex]
     }

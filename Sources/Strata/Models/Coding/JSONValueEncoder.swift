@@ -45,8 +45,10 @@ public struct JSONValueEncoder: Sendable {
     public func encode<T: Encodable>(_ value: T) throws -> JSON {
         let context = JSONEncodingContext(options: self)
         guard let slot = try context.slot(for: value, at: []) else {
-            throw EncodingError.invalidValue(value, .init(
-                codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
+            throw EncodingError.invalidValue(
+                value,
+                .init(
+                    codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
         }
         if let failure = context.failure {
             throw failure
@@ -90,8 +92,9 @@ struct JSONValueEncoding: Encoder {
             node.content = .object(storage)
             return storage
         case let other?:
-            context.fail(other.resolved, at: codingPath,
-                         "Cannot encode a keyed container where another kind of value was already encoded.")
+            context.fail(
+                other.resolved, at: codingPath,
+                "Cannot encode a keyed container where another kind of value was already encoded.")
             return JSONObjectStorage()
         }
         let storage = JSONObjectStorage()
@@ -111,8 +114,9 @@ struct JSONValueEncoding: Encoder {
             node.content = .array(storage)
             return storage
         case let other?:
-            context.fail(other.resolved, at: codingPath,
-                         "Cannot encode an unkeyed container where another kind of value was already encoded.")
+            context.fail(
+                other.resolved, at: codingPath,
+                "Cannot encode an unkeyed container where another kind of value was already encoded.")
             return JSONArrayStorage()
         }
         let storage = JSONArrayStorage()
@@ -197,8 +201,10 @@ extension JSONEncodingContext {
     /// - Throws: `EncodingError.invalidValue` when `value` does not fit in `Int`.
     func integer<I: BinaryInteger>(_ value: I, at codingPath: [any CodingKey]) throws -> JSON {
         guard let integer = Int(exactly: value) else {
-            throw EncodingError.invalidValue(value, .init(
-                codingPath: codingPath, debugDescription: "Number \(value) does not fit in Int."))
+            throw EncodingError.invalidValue(
+                value,
+                .init(
+                    codingPath: codingPath, debugDescription: "Number \(value) does not fit in Int."))
         }
         return .integer(integer)
     }
@@ -207,8 +213,10 @@ extension JSONEncodingContext {
     /// - Throws: `EncodingError.invalidValue` for infinities and NaN, as `JSONEncoder` does.
     func double(_ value: Double, at codingPath: [any CodingKey]) throws -> JSON {
         guard value.isFinite else {
-            throw EncodingError.invalidValue(value, .init(
-                codingPath: codingPath, debugDescription: "Unable to encode Double.\(value) directly in JSON."))
+            throw EncodingError.invalidValue(
+                value,
+                .init(
+                    codingPath: codingPath, debugDescription: "Unable to encode Double.\(value) directly in JSON."))
         }
         return .double(value)
     }
@@ -217,8 +225,10 @@ extension JSONEncodingContext {
     /// that `Float(0.1)` becomes `0.1` (what `JSONEncoder` writes), not `0.10000000149011612`.
     func float(_ value: Float, at codingPath: [any CodingKey]) throws -> JSON {
         guard value.isFinite else {
-            throw EncodingError.invalidValue(value, .init(
-                codingPath: codingPath, debugDescription: "Unable to encode Float.\(value) directly in JSON."))
+            throw EncodingError.invalidValue(
+                value,
+                .init(
+                    codingPath: codingPath, debugDescription: "Unable to encode Float.\(value) directly in JSON."))
         }
         return .double(Double(value.description) ?? Double(value))
     }
@@ -226,8 +236,10 @@ extension JSONEncodingContext {
     /// A decimal as ``JSON/double(_:)``, the nearest double to its decimal spelling.
     func decimal(_ value: Decimal, at codingPath: [any CodingKey]) throws -> JSON {
         guard let double = Double(value.description), double.isFinite else {
-            throw EncodingError.invalidValue(value, .init(
-                codingPath: codingPath, debugDescription: "Unable to encode Decimal \(value) directly in JSON."))
+            throw EncodingError.invalidValue(
+                value,
+                .init(
+                    codingPath: codingPath, debugDescription: "Unable to encode Decimal \(value) directly in JSON."))
         }
         return .double(double)
     }

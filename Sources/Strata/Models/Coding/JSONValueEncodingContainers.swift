@@ -17,24 +17,44 @@ struct JSONValueKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerPr
     func encodeNil(forKey key: Key) throws { write(.null, forKey: key) }
     func encode(_ value: Bool, forKey key: Key) throws { write(.bool(value), forKey: key) }
     func encode(_ value: String, forKey key: Key) throws { write(.string(value), forKey: key) }
-    func encode(_ value: Double, forKey key: Key) throws { write(try context.double(value, at: path(key)), forKey: key) }
+    func encode(_ value: Double, forKey key: Key) throws {
+        write(try context.double(value, at: path(key)), forKey: key)
+    }
     func encode(_ value: Float, forKey key: Key) throws { write(try context.float(value, at: path(key)), forKey: key) }
     func encode(_ value: Int, forKey key: Key) throws { write(.integer(value), forKey: key) }
     func encode(_ value: Int8, forKey key: Key) throws { write(try context.integer(value, at: path(key)), forKey: key) }
-    func encode(_ value: Int16, forKey key: Key) throws { write(try context.integer(value, at: path(key)), forKey: key) }
-    func encode(_ value: Int32, forKey key: Key) throws { write(try context.integer(value, at: path(key)), forKey: key) }
-    func encode(_ value: Int64, forKey key: Key) throws { write(try context.integer(value, at: path(key)), forKey: key) }
+    func encode(_ value: Int16, forKey key: Key) throws {
+        write(try context.integer(value, at: path(key)), forKey: key)
+    }
+    func encode(_ value: Int32, forKey key: Key) throws {
+        write(try context.integer(value, at: path(key)), forKey: key)
+    }
+    func encode(_ value: Int64, forKey key: Key) throws {
+        write(try context.integer(value, at: path(key)), forKey: key)
+    }
     func encode(_ value: UInt, forKey key: Key) throws { write(try context.integer(value, at: path(key)), forKey: key) }
-    func encode(_ value: UInt8, forKey key: Key) throws { write(try context.integer(value, at: path(key)), forKey: key) }
-    func encode(_ value: UInt16, forKey key: Key) throws { write(try context.integer(value, at: path(key)), forKey: key) }
-    func encode(_ value: UInt32, forKey key: Key) throws { write(try context.integer(value, at: path(key)), forKey: key) }
-    func encode(_ value: UInt64, forKey key: Key) throws { write(try context.integer(value, at: path(key)), forKey: key) }
+    func encode(_ value: UInt8, forKey key: Key) throws {
+        write(try context.integer(value, at: path(key)), forKey: key)
+    }
+    func encode(_ value: UInt16, forKey key: Key) throws {
+        write(try context.integer(value, at: path(key)), forKey: key)
+    }
+    func encode(_ value: UInt32, forKey key: Key) throws {
+        write(try context.integer(value, at: path(key)), forKey: key)
+    }
+    func encode(_ value: UInt64, forKey key: Key) throws {
+        write(try context.integer(value, at: path(key)), forKey: key)
+    }
 
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    func encode(_ value: Int128, forKey key: Key) throws { write(try context.integer(value, at: path(key)), forKey: key) }
+    func encode(_ value: Int128, forKey key: Key) throws {
+        write(try context.integer(value, at: path(key)), forKey: key)
+    }
 
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    func encode(_ value: UInt128, forKey key: Key) throws { write(try context.integer(value, at: path(key)), forKey: key) }
+    func encode(_ value: UInt128, forKey key: Key) throws {
+        write(try context.integer(value, at: path(key)), forKey: key)
+    }
 
     func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         storage.entries[key.stringValue] = try context.nestedSlot(for: value, at: path(key))
@@ -237,8 +257,9 @@ struct JSONValueSingleValueEncodingContainer: SingleValueEncodingContainer {
     /// here it is reported as an error once encoding finishes).
     private func write(_ slot: JSONEncodingSlot) {
         if let existing = node.content {
-            context.fail(existing.resolved, at: codingPath,
-                         "Cannot encode a second value through a single value container.")
+            context.fail(
+                existing.resolved, at: codingPath,
+                "Cannot encode a second value through a single value container.")
             return
         }
         node.content = slot
