@@ -263,10 +263,10 @@ extension URLEncodedFormEncoder {
             var words: [Range<String.Index>] = []
             var wordStart = key.startIndex
             var searchRange = key.index(after: wordStart)..<key.endIndex
-            while let upper = key.rangeOfCharacter(from: .uppercaseLetters, options: [], range: searchRange) {
+            while let upper = firstScalar(in: key, within: searchRange, where: isUppercase) {
                 words.append(wordStart..<upper.lowerBound)
                 searchRange = upper.lowerBound..<searchRange.upperBound
-                guard let lower = key.rangeOfCharacter(from: .lowercaseLetters, options: [], range: searchRange) else {
+                guard let lower = firstScalar(in: key, within: searchRange, where: isLowercase) else {
                     // Capitals up to the end: one last word.
                     wordStart = searchRange.lowerBound
                     break
@@ -285,6 +285,33 @@ extension URLEncodedFormEncoder {
             }
             words.append(wordStart..<searchRange.upperBound)
             return words.map { key[$0].lowercased() }.joined(separator: "_")
+        }
+
+        /// Uppercase as `JSONEncoder` sees it: the scalar's general category is `Lu` or
+        /// `Lt`, by the Unicode version of the standard library (Foundation's
+        /// `CharacterSet.uppercaseLetters` lags behind it on Linux: `U+A7CC` is missing).
+        private static func isUppercase(_ scalar: Unicode.Scalar) -> Bool {
+            let category = scalar.properties.generalCategory
+            return category == .uppercaseLetter || category == .titlecaseLetter
+        }
+
+        /// Lowercase as `JSONEncoder` sees it: general category `Ll`.
+        private static func isLowercase(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.properties.generalCategory == .lowercaseLetter
+        }
+
+        /// The first scalar of `key` within `range` that `matches`.
+        private static func firstScalar(
+            in key: String, within range: Range<String.Index>, where matches: (Unicode.Scalar) -> Bool
+        ) -> Range<String.Index>? {
+            let scalars = key.unicodeScalars
+            var index = range.lowerBound
+            while index < range.upperBound {
+                let next = scalars.index(after: index)
+                if matches(scalars[index]) { return index..<next }
+                index = next
+            }
+            return nil
         }
     }
 }
