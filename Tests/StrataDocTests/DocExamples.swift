@@ -561,7 +561,7 @@ enum DocExample_Strata_Routing_URLRouteProvider_1 {
 
 // MARK: - Sources/StrataAsyncHTTPClient/AsyncHTTPClientTransport.swift
 
-/// `Sources/StrataAsyncHTTPClient/AsyncHTTPClientTransport.swift`, example 1 (line 29).
+/// `Sources/StrataAsyncHTTPClient/AsyncHTTPClientTransport.swift`, example 1 (line 30).
 func example_StrataAsyncHTTPClient_AsyncHTTPClientTransport_1() async throws {
     let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:8080", path: "/users/1")
     // doc-example: Sources/StrataAsyncHTTPClient/AsyncHTTPClientTransport.swift#1
@@ -896,7 +896,34 @@ func example_README_loading_endpoints_2(networker: Networker) async throws -> [S
     return printed
 }
 
-/// `README.md`, example redirects (line 338).
+// `README.md`, example writing-a-feature (line 312), at file scope (it declares an extension).
+// doc-example: README.md#writing-a-feature
+enum PriorityKey: CallValueKey { typealias Value = Int }           // an endpoint's option
+enum QueueTimeKey: CallValueKey { typealias Value = Duration }     // what the step reports
+
+extension Endpoint {
+    func priority(_ value: Int) -> Endpoint { option(PriorityKey.self, value) }
+}
+extension EndpointResponse {
+    var queueTime: Duration? { records[QueueTimeKey.self] }
+}
+
+struct PriorityMiddleware: Middleware {
+    var boundsItsWaits: Bool { true }   // waits for nothing but `next`: calls may stay inline
+
+    func intercept(_ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
+                   next: MiddlewareNext) async throws -> (HTTPResponse, MessageBody?) {
+        var request = request
+        if let priority = context.values[PriorityKey.self] {
+            request.headerFields[HTTPField.Name("Priority")!] = "u=\(priority)"
+        }
+        context.record(.zero, for: QueueTimeKey.self)
+        return try await next(request, body, context)
+    }
+}
+// end doc-example
+
+/// `README.md`, example redirects (line 388).
 func example_README_redirects() async throws {
     // doc-example: README.md#redirects
     var configuration = Networker.Configuration()
@@ -905,7 +932,7 @@ func example_README_redirects() async throws {
     _ = configuration
 }
 
-/// `README.md`, example redirects-2 (line 345).
+/// `README.md`, example redirects-2 (line 395).
 func example_README_redirects_2() async throws -> (name: String, paths: [String]) {
     struct User: Decodable { let name: String }
     let userEndpoint = Endpoint(RequestDescription(route: "http://example.com/user/42"), decoding: User.self)
@@ -920,7 +947,7 @@ func example_README_redirects_2() async throws -> (name: String, paths: [String]
     return (user.name, mock.requests.map(\.path))
 }
 
-/// `README.md`, example coming-from-alamofire-moya-or-nodekit (line 364).
+/// `README.md`, example coming-from-alamofire-moya-or-nodekit (line 414).
 func example_README_coming_from_alamofire_moya_or_nodekit(transport: MockTransport, api: URL?, traceID: String) async throws -> (user: String, fresh: String, gone: String?) {
     struct UserEntry: Codable, RawMappable { typealias Raw = JSON; let id: Int; let name: String }
     struct User: DTODecodable {
@@ -958,7 +985,7 @@ func example_README_coming_from_alamofire_moya_or_nodekit(transport: MockTranspo
     return (user.name, fresh.name, gone?.name)
 }
 
-/// `README.md`, example coming-from-alamofire-moya-or-nodekit-2 (line 388).
+/// `README.md`, example coming-from-alamofire-moya-or-nodekit-2 (line 438).
 func example_README_coming_from_alamofire_moya_or_nodekit_2() async throws -> (search: String?, create: Data?, signup: Data?) {
     // doc-example: README.md#coming-from-alamofire-moya-or-nodekit-2
     // GET parameters go in the query, POST/PUT/PATCH parameters in a JSON body: nothing to pick.
@@ -979,7 +1006,7 @@ func example_README_coming_from_alamofire_moya_or_nodekit_2() async throws -> (s
     return (try search.encoded().head.url?.absoluteString, try create.encoded().body?.bufferedData, try signup.encoded().body?.bufferedData)
 }
 
-/// `README.md`, example resilience (line 505).
+/// `README.md`, example resilience (line 555).
 func example_README_resilience() async throws -> Networker {
     let savedToken = "saved"
     @Sendable func renewToken(_ token: String) async throws -> BearerToken { BearerToken("renewed-\(token)") }
@@ -996,7 +1023,7 @@ func example_README_resilience() async throws -> Networker {
     return networker
 }
 
-/// `README.md`, example caching (line 610).
+/// `README.md`, example caching (line 660).
 func example_README_caching() async throws {
     struct Feed: Decodable, Sendable { let items: [String] }
     let auth = AuthenticationMiddleware(BearerTokenProvider(BearerToken("t")) { _ in BearerToken("t2") })
