@@ -118,7 +118,12 @@ public struct AsyncHTTPClientTransport: Transport {
         } catch {
             throw TransportErrorClassifier.classify(error, deadline: deadline)
         }
-        return try ResponseConversion.convert(head, body: stream, requestMethod: request.method, deadline: deadline)
+        do {
+            return try ResponseConversion.convert(head, body: stream, requestMethod: request.method, deadline: deadline)
+        } catch {
+            stream.cancel()  // nobody will read the body
+            throw error
+        }
     }
 
     private func execute(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws

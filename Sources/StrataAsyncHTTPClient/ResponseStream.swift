@@ -15,10 +15,15 @@ import NIOHTTP1
 ///
 /// The state is a plain value under one lock: AsyncHTTPClient calls the delegate methods
 /// on its event loop, the reader calls ``head()`` and ``next()`` from its task, and each
-/// side resumes the other outside the lock. At most one body part waits here: the
-/// connection reads the next one only when the reader has taken it.
+/// side resumes the other outside the lock. Parts that arrive before the reader asks wait
+/// here up to ``bufferLimit`` bytes; past it the connection reads on only once the reader
+/// has taken them (so a small body costs no hand-off back to the event loop, and a large
+/// one holds at most the limit plus a part in memory).
 final class ResponseStream: HTTPClientResponseDelegate, Sendable {
     typealias Response = Void
+
+    /// How many bytes of parts not yet read are held before the connection waits.
+    static let bufferLimit = 128 * 1024
 
     private enum Head {
         case waiting(CheckedContinuation<HTTPResponseHead, any Error>?)
@@ -28,9 +33,11 @@ final class ResponseStream: HTTPClientResponseDelegate, Sendable {
 
     private struct State {
         var head = Head.waiting(nil)
-        /// A part the reader has not taken yet.
-        var part: ByteBuffer?
-        /// Completed when the reader takes `part`: AsyncHTTPClient waits for it to read on.
+        /// Parts the reader has not taken yet, oldest first, and their size.
+        var parts = CircularBuffer<ByteBuffer>()
+        var bufferedBytes = 0
+        /// Completed when the reader has taken enough of `parts`: AsyncHTTPClient waits for
+        /// it to read on.
         var demand: EventLoopPromise<Void>?
         /// The reader waiting for the next part.
         var reader: CheckedContinuation<ByteBuffer?, any Error>?
@@ -101,8 +108,9 @@ final class ResponseStream: HTTPClientResponseDelegate, Sendable {
             try await withCheckedThrowingContinuation { continuation in
                 let (ready, demand) = state.withLock {
                     state -> (Result<ByteBuffer?, any Error>?, EventLoopPromise<Void>?) in
-                    if let part = state.part {
-                        state.part = nil
+                    if let part = state.parts.popFirst() {
+                        state.bufferedBytes -= part.readableBytes
+                        guard state.bufferedBytes < Self.bufferLimit else { return (.success(part), nil) }
                         defer { state.demand = nil }
                         return (.success(part), state.demand)
                     }
@@ -141,8 +149,12 @@ final class ResponseStream: HTTPClientResponseDelegate, Sendable {
                 state.reader = nil
                 return (reader, task.eventLoop.makeSucceededVoidFuture())
             }
+            state.parts.append(buffer)
+            state.bufferedBytes += buffer.readableBytes
+            guard state.bufferedBytes >= Self.bufferLimit else {
+                return (nil, task.eventLoop.makeSucceededVoidFuture())
+            }
             let promise = task.eventLoop.makePromise(of: Void.self)
-            state.part = buffer
             state.demand = promise
             return (nil, promise.futureResult)
         }
