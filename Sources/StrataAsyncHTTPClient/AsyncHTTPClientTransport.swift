@@ -2,7 +2,6 @@ import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import NIOCore
-import NIOHTTP1
 
 /// A ``Transport`` over AsyncHTTPClient: the recommended transport on Linux and servers.
 ///
@@ -75,24 +74,23 @@ public struct AsyncHTTPClientTransport: Transport {
         }
     }
 
-    /// `true`: AsyncHTTPClient ends the request at the deadline, body included (its own
-    /// timer on the event loop, from queueing and connecting on, through the last body
-    /// part), and stops it when the task is cancelled.
+    /// `true`: AsyncHTTPClient ends the request at the deadline until the response head
+    /// arrives (its own timer on the event loop, from queueing and connecting on), and
+    /// stops it when the task is cancelled. The body's reads are the caller's to bound.
     public var enforcesDeadline: Bool { true }
 
     /// Sends `request` and returns the response head and its streamed body.
     ///
     /// The body is `nil` for responses that cannot have one
     /// (``HTTPResponse/cannotHaveBody(respondingTo:)``). AsyncHTTPClient applies
-    /// `deadline` to the whole request, its body included (with a timer on its event loop
-    /// that is released with the request): a read of the body past the deadline throws
-    /// ``TransportError/Kind/timedOut``. Dropping the body before its end cancels the
-    /// request.
+    /// `deadline` until the response head arrives (with a timer on its event loop that is
+    /// released with the request); the body is read within the caller's deadline, which
+    /// the ``Networker`` enforces by cancelling the reading task.
     /// A request that fails because its pooled connection had closed before the request
     /// was written is sent once more (nothing reached the server), when its body can be
     /// read again.
     /// - Throws: `CancellationError` when the task is cancelled; ``TransportError`` with
-    ///   kind ``TransportError/Kind/timedOut`` once `deadline` passes,
+    ///   kind ``TransportError/Kind/timedOut`` once `deadline` passes before the head,
     ///   ``TransportError/Kind/invalidRequest`` for a request AsyncHTTPClient
     ///   rejects (no scheme or authority, bad URL or header), and other kinds as classified
     ///   by ``TransportError/Kind``.
@@ -103,35 +101,27 @@ public struct AsyncHTTPClientTransport: Transport {
     ) async throws -> (HTTPResponse, MessageBody?) {
         try Task.checkCancellation()
         if let deadline, deadline <= .now { throw TransportError(.timedOut) }
-        var (stream, head): (ResponseStream, HTTPResponseHead)
+        let response: HTTPClientResponse
         do {
-            (stream, head) = try await execute(request, body: body, deadline: deadline)
+            response = try await execute(request, body: body, deadline: deadline)
         } catch let error as ChannelError where error == .ioOnClosedChannel && body?.isReplayable != false {
             // The pool handed out a connection that closed before the request was written
             // (for example after a response with more bytes than its `Content-Length`):
             // nothing was sent, so sending it once more on another connection is safe.
             do {
-                (stream, head) = try await execute(request, body: body, deadline: deadline)
+                response = try await execute(request, body: body, deadline: deadline)
             } catch {
                 throw TransportErrorClassifier.classify(error, deadline: deadline)
             }
         } catch {
             throw TransportErrorClassifier.classify(error, deadline: deadline)
         }
-        do {
-            return try ResponseConversion.convert(head, body: stream, requestMethod: request.method, deadline: deadline)
-        } catch {
-            stream.cancel()  // nobody will read the body
-            throw error
-        }
+        return try ResponseConversion.convert(response, requestMethod: request.method, deadline: deadline)
     }
 
     private func execute(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws
-        -> (ResponseStream, HTTPResponseHead)
+        -> HTTPClientResponse
     {
-        let eventLoop = client.eventLoopGroup.any()
-        let prepared = try HTTPClient.Request(request, body: body, eventLoop: eventLoop)
-        let stream = ResponseStream(prepared, on: client, deadline: deadline.map { NIODeadline($0) })
-        return (stream, try await stream.head())
+        try await client.execute(HTTPClientRequest(request, body: body), deadline: NIODeadline(deadline))
     }
 }

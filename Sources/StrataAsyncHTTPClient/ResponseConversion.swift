@@ -4,8 +4,7 @@ import NIOHTTP1
 
 /// Turns an AsyncHTTPClient response into a Strata response head and streamed body.
 enum ResponseConversion {
-    /// The head and body of the response `head` begins, the answer to a `requestMethod`
-    /// request, its body read from `stream`.
+    /// The head and body of `response`, the answer to a `requestMethod` request.
     ///
     /// The body is `nil` when the response cannot have one
     /// (``HTTPResponse/cannotHaveBody(respondingTo:)``). Otherwise it streams from the
@@ -15,18 +14,17 @@ enum ResponseConversion {
     /// - Throws: ``TransportError`` with kind ``TransportError/Kind/other`` for a status
     ///   code outside `0...999`.
     static func convert(
-        _ head: HTTPResponseHead,
-        body stream: ResponseStream,
+        _ response: HTTPClientResponse,
         requestMethod: HTTPRequest.Method,
         deadline: ContinuousClock.Instant?
     ) throws -> (HTTPResponse, MessageBody?) {
-        let response = try HTTPResponse(head)
-        if response.cannotHaveBody(respondingTo: requestMethod) { return (response, nil) }
+        let head = try HTTPResponse(response)
+        if head.cannotHaveBody(respondingTo: requestMethod) { return (head, nil) }
         let body = MessageBody(
-            length: length(of: head.headers),
-            streaming: ResponseBodyChunks(stream, deadline: deadline)
+            length: length(of: response.headers),
+            streaming: ResponseBodyChunks(response.body, deadline: deadline)
         )
-        return (response, body)
+        return (head, body)
     }
 
     private static func length(of headers: HTTPHeaders) -> Int64? {
@@ -43,7 +41,7 @@ extension HTTPResponse {
     /// (fields whose names are not valid HTTP tokens are dropped).
     /// - Throws: ``TransportError`` with kind ``TransportError/Kind/other`` for a status
     ///   code outside `0...999`.
-    init(_ response: HTTPResponseHead) throws {
+    init(_ response: HTTPClientResponse) throws {
         let code = Int(response.status.code)
         guard (0...999).contains(code) else { throw TransportError(.other) }
         var fields = HTTPFields()

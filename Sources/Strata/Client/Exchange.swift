@@ -142,11 +142,11 @@ struct Exchange: Sendable {
 extension Exchange {
     /// Runs `chain` and reads the whole body, within `context`'s deadline.
     ///
-    /// `inline` (the client's transport enforces the deadline, body included, and every
-    /// step bounds its own waits, and the call has no attempt timeout, which only the
-    /// `Networker` enforces): the chain and the body read run in the caller's task, with
-    /// no timer or task of Strata's own. Otherwise they run in one task under the
-    /// deadline's timer, which abandons it at the deadline.
+    /// `inline` (the client's transport enforces the deadline and every step bounds its
+    /// own waits, and the call has no attempt timeout, which only the `Networker`
+    /// enforces): the chain runs in the caller's task, and only a body still streaming is
+    /// read under the deadline's timer. Otherwise the chain and the body run in one task
+    /// under the timer, which abandons it at the deadline.
     func buffered(
         _ request: HTTPRequest,
         body: MessageBody?,
@@ -155,28 +155,49 @@ extension Exchange {
         limit: Int,
         inline: Bool
     ) async throws(StrataError) -> (HTTPResponse, Data) {
-        let exchange = self
-        let run: @Sendable () async throws -> (HTTPResponse, Data) = {
-            let (head, responseBody) = try await chain(request, body, context)
-            exchange.update { $0.headArrived(head) }
-            return (head, try await responseBody?.collect(upTo: limit) ?? Data())
-        }
         let outcome: (result: Result<(HTTPResponse, Data), any Error>, timedOut: Bool)
         if inline {
-            do {
-                outcome = (.success(try await run()), false)
-            } catch {
-                // A failure once the deadline has passed is a timeout, as it is when the
-                // deadline's timer ends a call.
-                outcome = (.failure(error), context.deadline.map { $0 <= .now } ?? false)
-            }
+            outcome = await inlineBuffered(request, body: body, context: context, chain: chain, limit: limit)
         } else {
-            outcome = await Deadline.run(until: context.deadline, run)
+            let exchange = self
+            outcome = await Deadline.run(until: context.deadline) { () async throws -> (HTTPResponse, Data) in
+                let (head, responseBody) = try await chain(request, body, context)
+                exchange.update { $0.headArrived(head) }
+                return (head, try await responseBody?.collect(upTo: limit) ?? Data())
+            }
         }
         switch outcome.result {
         case .success(let exchange): return exchange
         case .failure(let error): throw classify(error, request: request, timedOut: outcome.timedOut)
         }
+    }
+
+    /// The inline run of ``buffered(_:body:context:chain:limit:inline:)``. A failure once
+    /// the deadline has passed is a timeout, as it is when the deadline's timer ends a call.
+    private func inlineBuffered(
+        _ request: HTTPRequest,
+        body: MessageBody?,
+        context: MiddlewareContext,
+        chain: MiddlewareNext,
+        limit: Int
+    ) async -> (result: Result<(HTTPResponse, Data), any Error>, timedOut: Bool) {
+        let head: HTTPResponse
+        let responseBody: MessageBody?
+        do {
+            (head, responseBody) = try await chain(request, body, context)
+        } catch {
+            return (.failure(error), context.deadline.map { $0 <= .now } ?? false)
+        }
+        update { $0.headArrived(head) }
+        guard let responseBody, responseBody.bufferedData == nil else {
+            do {
+                return (.success((head, try await responseBody?.collect(upTo: limit) ?? Data())), false)
+            } catch {
+                return (.failure(error), false)
+            }
+        }
+        let read = await Deadline.run(until: context.deadline) { try await responseBody.collect(upTo: limit) }
+        return (read.result.map { (head, $0) }, read.timedOut)
     }
 
     /// Runs `chain` up to the response head within `context`'s deadline and returns the

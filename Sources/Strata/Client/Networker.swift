@@ -22,11 +22,9 @@ import Logging
 ///   transport, with one timer per call that is released as soon as the call ends. The
 ///   timer runs the call in a task of its own, which it abandons at the deadline, so a
 ///   transport or middleware that ignores cancellation cannot hold the caller. Over a
-///   transport that ``Transport/enforcesDeadline`` (AsyncHTTPClient's), with steps that
-///   all bound their own waits (``Middleware/boundsItsWaits``), a buffered call runs in
-///   the caller's task instead, from start to parsed value, and the transport bounds it
-///   (a streamed body, ``stream(_:)``, is still read under the timer). A call abandoned at its deadline returns at once; its steps see
-///   `next` throw afterwards (see ``Middleware``).
+///   transport that ``Transport/enforcesDeadline`` (AsyncHTTPClient's), with only
+///   Strata's own steps, the call runs up to the response head in the caller's task
+///   instead, and only a body still streaming is read under the timer.
 ///   ``Configuration/attemptTimeout`` bounds each pass through the transport up to the
 ///   response head. A timeout is a ``StrataError/Kind/transport`` failure of kind
 ///   ``TransportError/Kind/timedOut`` whose ``StrataError/phase`` says where it happened.
@@ -39,9 +37,6 @@ import Logging
 ///   ``StrataError/decodeBody(as:using:)`` turns it into the app's error type, and an
 ///   error thrown by a parse function stays the value it was
 ///   (``StrataError/underlying``).
-/// - **The core names no feature.** Each call is one exchange, shared by its steps; features keep their
-///   options, per-call values and records under their own keys (``CallValueKey``), and
-///   leave work for after a call to ``background``.
 public struct Networker: Sendable {
     /// Settings every request of this client shares; endpoints may override some.
     public struct Configuration: Sendable {

@@ -36,17 +36,16 @@ public protocol Transport: Sendable {
         deadline: ContinuousClock.Instant?
     ) async throws -> (HTTPResponse, MessageBody?)
 
-    /// Whether this transport bounds a request by itself, body included:
-    /// ``send(_:body:deadline:)`` returns, or throws a ``TransportError`` of kind
-    /// ``TransportError/Kind/timedOut``, by `deadline` whatever the server does, and so does
-    /// every read of the body it returned; and it stops at once when the calling task is
-    /// cancelled.
+    /// Whether this transport bounds a request by itself: ``send(_:body:deadline:)``
+    /// returns, or throws a ``TransportError`` of kind ``TransportError/Kind/timedOut``,
+    /// by `deadline` whatever the server does, and it stops at once when the calling
+    /// task is cancelled.
     ///
-    /// A ``Networker`` over such a transport, whose steps all bound their own waits
-    /// (``Middleware/boundsItsWaits``), runs a call in the caller's task from start to
-    /// parsed value, with no timer or task of its own (one thread hand-off less per
-    /// request). `false` by default: the `Networker` then enforces the deadline around
-    /// everything, whatever the transport does.
+    /// A ``Networker`` over such a transport, whose middleware are all Strata's own
+    /// steps that bound their waits, runs a call up to the response head in the caller's
+    /// task instead of a task of its own (one thread hand-off less per request), and
+    /// still reads the body within the deadline. `false` by default: the `Networker` then
+    /// enforces the deadline around everything, whatever the transport does.
     var enforcesDeadline: Bool { get }
 }
 

@@ -10,13 +10,13 @@ import Testing
 @Suite(.isTimed) struct InlineExchangeTests {
     /// A transport that says it bounds its requests, answering with `respond`.
     struct BoundedTransport: Transport {
-        let respond: @Sendable (_ deadline: ContinuousClock.Instant?) -> (HTTPResponse, MessageBody?)
+        let respond: @Sendable () -> (HTTPResponse, MessageBody?)
         var enforcesDeadline: Bool { true }
 
         func send(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws -> (
             HTTPResponse, MessageBody?
         ) {
-            respond(deadline)
+            respond()
         }
     }
 
@@ -38,24 +38,7 @@ import Testing
         func removeAll() async throws {}
     }
 
-    /// A body whose first read waits for the request's deadline, then times out.
-    struct StallsUntilDeadline: AsyncSequence, Sendable {
-        typealias Element = Data
-        let deadline: ContinuousClock.Instant?
-
-        struct AsyncIterator: AsyncIteratorProtocol {
-            let deadline: ContinuousClock.Instant?
-
-            mutating func next() async throws -> Data? {
-                try await Deadline.sleep(for: (deadline ?? .now + .seconds(60)) - .now)
-                throw TransportError(.timedOut)
-            }
-        }
-
-        func makeAsyncIterator() -> AsyncIterator { AsyncIterator(deadline: deadline) }
-    }
-
-    static let bounded = BoundedTransport { _ in (HTTPResponse(status: .ok), MessageBody("ok")) }
+    static let bounded = BoundedTransport { (HTTPResponse(status: .ok), MessageBody("ok")) }
 
     @Test func onlyStrataStepsOverATransportThatBoundsItsRequestsRunInline() {
         #expect(Networker(transport: Self.bounded).runsInline)
@@ -67,10 +50,8 @@ import Testing
     }
 
     @Test func anInlineCallStillStopsAStalledBodyAtTheDeadline() async {
-        // A transport that enforces the deadline bounds its body's reads too (its contract):
-        // this body stalls until the deadline, then says so.
-        let transport = BoundedTransport { deadline in
-            (HTTPResponse(status: .ok), MessageBody(length: nil, streaming: StallsUntilDeadline(deadline: deadline)))
+        let transport = BoundedTransport {
+            (HTTPResponse(status: .ok), MessageBody(length: nil, streaming: PipelineContractTests.StallingChunks()))
         }
         var configuration = Networker.Configuration()
         configuration.timeout = .milliseconds(300)
