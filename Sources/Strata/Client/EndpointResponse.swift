@@ -16,7 +16,7 @@ public struct EndpointResponse<Value> {
     /// What the call's steps reported, under their features' keys (see
     /// ``MiddlewareContext/record(_:for:)``); features read them back with accessors of
     /// their own (`response.retry`, `response.cache`).
-    public let records: CallValues
+    public internal(set) var records = CallValues()
 }
 
 extension EndpointResponse: Sendable where Value: Sendable {}

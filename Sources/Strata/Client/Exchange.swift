@@ -113,11 +113,12 @@ struct Exchange: Sendable {
     /// The call's logger (see ``State/callLogger()``).
     var logger: Logger { state.withLock { $0.callLogger() } }
 
-    /// The follow-ups left so far, which are handed over once.
-    func takeFollowUps() -> [FollowUp] {
+    /// Ends the call: what its steps recorded, and the work they left for after it, which
+    /// is handed over once.
+    func end() -> (records: CallValues, followUps: [FollowUp]) {
         state.withLock { state in
             defer { state.followUps = [] }
-            return state.followUps
+            return (state.records, state.followUps)
         }
     }
 

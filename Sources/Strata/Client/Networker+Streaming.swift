@@ -17,12 +17,11 @@ extension Networker {
         HTTPResponse, MessageBody
     ) {
         let context = makeContext(for: endpoint, start: .now)
-        let exchange = context.exchange
-        defer { startFollowUps(of: exchange) }
-        do throws(StrataError) {
+        return try await run(context) { () async throws(StrataError) in
             let encoded = try encode(endpoint)
             let request = encoded.head
-            let (head, body) = try await exchange.streamed(request, body: encoded.body, context: context, chain: chain)
+            let (head, body) = try await context.exchange.streamed(
+                request, body: encoded.body, context: context, chain: chain)
             var statusOnly = endpoint.validation ?? configuration.validation
             statusOnly.acceptableContentTypes = nil
             if let failure = statusOnly.failure(of: head, bodyIsEmpty: true, for: request) {
@@ -32,8 +31,6 @@ extension Networker {
                     bodyLimit: configuration.errorBodyLimit)
             }
             return (head, body)
-        } catch {
-            throw error.withRecords(exchange.records)
-        }
+        }.0
     }
 }

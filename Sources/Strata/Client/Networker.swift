@@ -114,12 +114,33 @@ public struct Networker: Sendable {
     > {
         let start = ContinuousClock.now
         let context = makeContext(for: endpoint, start: start)
-        let exchange = context.exchange
-        defer { startFollowUps(of: exchange) }
+        var (response, records) = try await run(context) { () async throws(StrataError) in
+            try await self.response(for: endpoint, context: context, start: start)
+        }
+        response.records = records
+        return response
+    }
+
+    /// Runs `work`, the call `context` belongs to, then ends the call's exchange: the work
+    /// its steps left for after it goes to ``background``, and what they recorded comes
+    /// back (on the error, when `work` throws).
+    func run<Value>(
+        _ context: MiddlewareContext,
+        _ work: () async throws(StrataError) -> Value
+    ) async throws(StrataError) -> (Value, CallValues) {
+        let result: Result<Value, StrataError>
         do {
-            return try await response(for: endpoint, context: context, start: start)
+            result = .success(try await work())
         } catch {
-            throw error.withRecords(exchange.records)
+            result = .failure(error)
+        }
+        let (records, followUps) = context.exchange.end()
+        for followUp in followUps {
+            background.start(id: followUp.id) { [self] in await followUp.work(self) }
+        }
+        switch result {
+        case .success(let value): return (value, records)
+        case .failure(let error): throw error.withRecords(records)
         }
     }
 
@@ -148,7 +169,7 @@ public struct Networker: Sendable {
         }
         return EndpointResponse(
             value: value, request: request, head: head, body: body,
-            duration: start.duration(to: .now), records: context.records)
+            duration: start.duration(to: .now))
     }
 
     /// Runs the chain and reads the whole body, within the call's deadline (see
@@ -161,13 +182,6 @@ public struct Networker: Sendable {
         try await context.exchange.buffered(
             request, body: body, context: context, chain: chain, limit: configuration.maxResponseBodySize,
             inline: runsInline && context.attemptTimeout == nil)
-    }
-
-    /// Hands the work `exchange`'s steps left for after the call to ``background``.
-    func startFollowUps(of exchange: Exchange) {
-        for followUp in exchange.takeFollowUps() {
-            background.start(id: followUp.id) { [self] in await followUp.work(self) }
-        }
     }
 
     /// The context for one load of `endpoint` started at `start`.

@@ -141,9 +141,11 @@ struct CircuitBreakerTable {
     private mutating func countExpiredCalls(
         to host: CircuitHost, by clock: ContinuousClock.Instant, at now: ContinuousClock.Instant
     ) -> CircuitState.Name? {
-        guard let expired = hosts[host]?.inFlight.filter({ $0.value.deadline <= clock }), !expired.isEmpty else {
+        // The common case, nothing expired, allocates nothing.
+        guard let inFlight = hosts[host]?.inFlight, inFlight.values.contains(where: { $0.deadline <= clock }) else {
             return nil
         }
+        let expired = inFlight.filter { $0.value.deadline <= clock }
         var change: CircuitState.Name?
         for (id, call) in expired.sorted(by: { $0.key < $1.key }) {
             change = finish(host, CircuitCall(role: call.role, id: id), .failure, at: now) ?? change
