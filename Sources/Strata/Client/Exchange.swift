@@ -202,22 +202,29 @@ extension Exchange {
     }
 
     /// Runs `chain` up to the response head within `context`'s deadline and returns the
-    /// body unread: one timer covers the head and every read of a body that still
-    /// streams, and is released when the body ends, fails or is dropped.
+    /// body unread. Without `idleTimeout`, one timer covers the head and every read of a
+    /// body that still streams, and is released when the body ends, fails or is dropped.
+    /// With it, the deadline ends at the head, and each read of the body must deliver
+    /// within `idleTimeout`.
     func streamed(
         _ request: HTTPRequest,
         body: MessageBody?,
         context: MiddlewareContext,
-        chain: @escaping MiddlewareNext
+        chain: @escaping MiddlewareNext,
+        idleTimeout: Duration? = nil
     ) async throws(StrataError) -> (HTTPResponse, MessageBody) {
         let timer = context.deadline.map(ExchangeTimer.init)
         let outcome = await Deadline.run(under: timer) { try await chain(request, body, context) }
         switch outcome.result {
         case .success(let (head, responseBody)):
             update { $0.headArrived(head) }
-            if let responseBody, responseBody.bufferedData == nil, let timer {
+            let timing: TimedChunkSource.Timing? =
+                if let idleTimeout { .idle(idleTimeout) } else { timer.map { .deadline($0) } }
+            if case .idle = timing { timer?.cancel() }
+            if let responseBody, responseBody.bufferedData == nil, let timing {
                 return (
-                    head, MessageBody(length: responseBody.length, source: TimedChunkSource(responseBody, timer: timer))
+                    head,
+                    MessageBody(length: responseBody.length, source: TimedChunkSource(responseBody, timing: timing))
                 )
             }
             // No body, or one already in memory (the mock, a borrowed URLSession): nothing left to time.
@@ -230,24 +237,39 @@ extension Exchange {
     }
 }
 
-/// The chunks of a streamed response body, each read run under the call's
-/// ``ExchangeTimer``; the timer is released when the body ends, fails or is dropped.
+/// The chunks of a streamed response body, each read run under a timer: the call's
+/// ``ExchangeTimer``, released when the body ends, fails or is dropped, or a timer of
+/// the read's own for an idle timeout.
 final class TimedChunkSource: ChunkSource {
-    private let upstream: any ChunkSource
-    private let timer: ExchangeTimer
+    /// Which timer a read runs under.
+    enum Timing {
+        /// The call's deadline.
+        case deadline(ExchangeTimer)
+        /// The longest wait for each chunk.
+        case idle(Duration)
+    }
 
-    init(_ body: MessageBody, timer: ExchangeTimer) {
+    private let upstream: any ChunkSource
+    private let timing: Timing
+
+    init(_ body: MessageBody, timing: Timing) {
         self.upstream = IteratorChunkSource(body.makeAsyncIterator())
-        self.timer = timer
+        self.timing = timing
     }
 
     deinit {
-        timer.cancel()
+        if case .deadline(let timer) = timing { timer.cancel() }
     }
 
     func next() async throws -> Data? {
         let upstream = self.upstream
+        let timer =
+            switch timing {
+            case .deadline(let timer): timer
+            case .idle(let duration): ExchangeTimer(deadline: .now + duration)
+            }
         let outcome = await timer.run { try await upstream.next() }
+        if case .idle = timing { timer.cancel() }
         if outcome.timedOut {
             timer.cancel()
             throw TransportError(.timedOut)

@@ -16,12 +16,25 @@ extension Networker {
     public func stream<Response>(_ endpoint: Endpoint<Response>) async throws(StrataError) -> (
         HTTPResponse, MessageBody
     ) {
+        try await stream(endpoint, idleTimeout: nil)
+    }
+
+    /// Sends the endpoint's request and returns the response head with its body unread,
+    /// for a body with no end in sight (an event stream, a feed): the call's deadline
+    /// covers only the wait for the head, and each read of the body must deliver bytes
+    /// within `idleTimeout`, or it throws ``TransportError`` of kind
+    /// ``TransportError/Kind/timedOut``. With `idleTimeout` `nil`, this is
+    /// ``stream(_:)``: the deadline covers the body too.
+    /// - Throws: ``StrataError`` naming the stage that failed.
+    public func stream<Response>(_ endpoint: Endpoint<Response>, idleTimeout: Duration?) async throws(StrataError)
+        -> (HTTPResponse, MessageBody)
+    {
         let context = makeContext(for: endpoint, start: .now)
         return try await run(context) { () async throws(StrataError) in
             let encoded = try encode(endpoint)
             let request = encoded.head
             let (head, body) = try await context.exchange.streamed(
-                request, body: encoded.body, context: context, chain: chain)
+                request, body: encoded.body, context: context, chain: chain, idleTimeout: idleTimeout)
             var statusOnly = endpoint.validation ?? configuration.validation
             statusOnly.acceptableContentTypes = nil
             if let failure = statusOnly.failure(of: head, bodyIsEmpty: true, for: request) {

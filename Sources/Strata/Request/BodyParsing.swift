@@ -10,31 +10,42 @@ import HTTPTypes
 enum BodyParsing {
     /// Bytes → `T` with the JSON decoder.
     static func decodable<T: Decodable>(_ response: RawResponse, _ decoder: JSONDecoder) throws -> T {
-        try readingBody(of: response) { body in
-            do {
-                return try decoder.decode(T.self, from: body)
-            } catch {
-                throw MappingError(type: T.self, underlying: error)
-            }
-        }
+        try readingBody(of: response) { body in try decodable(body, decoder) }
     }
 
     /// Bytes → raw-layer model.
     static func raw<T: RawDecodable>(_ response: RawResponse, _ decoder: JSONDecoder) throws -> T {
-        try readingBody(of: response) { body in try T.decode(rawBody: body, using: decoder) }
+        try readingBody(of: response) { body in try raw(body, decoder) }
     }
 
     /// Bytes → DTO → application model.
     static func model<T: DTODecodable>(_ response: RawResponse, _ decoder: JSONDecoder) throws -> T {
-        try readingBody(of: response) { body in
-            let dto = try T.DTO.decode(rawBody: body, using: decoder)
-            do {
-                return try T.from(dto: dto)
-            } catch {
-                var mapping = MappingError(type: T.self, underlying: error)
-                mapping.layer = .model
-                throw mapping
-            }
+        try readingBody(of: response) { body in try model(body, decoder) }
+    }
+
+    /// Bytes → `T` with the JSON decoder, for any bytes (a body, a streamed record).
+    static func decodable<T: Decodable>(_ bytes: Data, _ decoder: JSONDecoder) throws -> T {
+        do {
+            return try decoder.decode(T.self, from: bytes)
+        } catch {
+            throw MappingError(type: T.self, underlying: error)
+        }
+    }
+
+    /// Bytes → raw-layer model, for any bytes.
+    static func raw<T: RawDecodable>(_ bytes: Data, _ decoder: JSONDecoder) throws -> T {
+        try T.decode(rawBody: bytes, using: decoder)
+    }
+
+    /// Bytes → DTO → application model, for any bytes.
+    static func model<T: DTODecodable>(_ bytes: Data, _ decoder: JSONDecoder) throws -> T {
+        let dto = try T.DTO.decode(rawBody: bytes, using: decoder)
+        do {
+            return try T.from(dto: dto)
+        } catch {
+            var mapping = MappingError(type: T.self, underlying: error)
+            mapping.layer = .model
+            throw mapping
         }
     }
 
