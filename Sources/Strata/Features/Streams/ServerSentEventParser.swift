@@ -21,7 +21,10 @@ struct ServerSentEventParser: RecordParser {
     private var data: [UInt8] = []
     private var eventType: [UInt8] = []
     private var blockRetry: Duration?
-    /// The last event ID (the standard's "last event ID string"); empty for none.
+    /// The standard's "last event ID buffer": what the block's `id` fields set.
+    private var lastEventIDBuffer = ""
+    /// The standard's "last event ID string", set from the buffer when a block ends (with
+    /// or without data), and sent as `Last-Event-ID` on reconnection; empty for none.
     private(set) var lastEventID = ""
     /// The reconnection time the stream's last valid `retry` field set, if any did.
     private(set) var reconnectionTime: Duration?
@@ -42,10 +45,11 @@ struct ServerSentEventParser: RecordParser {
         startNewStream()
     }
 
-    /// Forgets the unfinished line and block, for the next connection's stream; the last
-    /// event ID and the reconnection time stay.
+    /// Forgets the unfinished line and block (an `id` it set included), for the next
+    /// connection's stream; the last event ID and the reconnection time stay.
     mutating func startNewStream() {
         lines.reset()
+        lastEventIDBuffer = lastEventID
         streamStart = []
         data.removeAll(keepingCapacity: true)
         eventType.removeAll(keepingCapacity: true)
@@ -95,7 +99,7 @@ struct ServerSentEventParser: RecordParser {
             eventType.removeAll(keepingCapacity: true)
             eventType.append(contentsOf: value)
         case 2 where name.elementsEqual("id".utf8):
-            if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
+            if !value.contains(0) { lastEventIDBuffer = String(decoding: value, as: UTF8.self) }
         case 5 where name.elementsEqual("retry".utf8):
             if let milliseconds = Self.milliseconds(value) {
                 reconnectionTime = .milliseconds(milliseconds)
@@ -121,6 +125,7 @@ struct ServerSentEventParser: RecordParser {
     }
 
     private mutating func dispatch(into events: inout [ServerSentEvent]) {
+        lastEventID = lastEventIDBuffer
         defer {
             data.removeAll(keepingCapacity: true)
             eventType.removeAll(keepingCapacity: true)
