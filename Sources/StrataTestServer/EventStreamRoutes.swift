@@ -19,6 +19,7 @@ import Strata
 /// - `GET /events/silent`: `id: 1`, `data: hello`, then nothing for a second; a request
 ///   with `Last-Event-ID: 1` gets `204`.
 /// - `GET /events/endless`: an event every 5 ms until the client goes away.
+/// - `GET /events/moved?{query}`: `307 Temporary Redirect` to `/events/feed?{query}`.
 public final class EventStreamRoutes: Sendable {
     /// One connection a route received.
     public struct Connection: Sendable, Equatable {
@@ -62,6 +63,11 @@ public final class EventStreamRoutes: Sendable {
                     if ending == "drop" { throw EventStreamRoutesError.droppedOnPurpose }
                     try await writer.finish(nil)
                 })
+        }
+        router.get("events/moved") { request, _ in
+            self.record(request)
+            let query = request.uri.query.map { "?\($0)" } ?? ""
+            return Response(status: .temporaryRedirect, headers: [.location: "/events/feed\(query)"])
         }
         router.get("events/status/:code") { request, context in
             self.record(request)

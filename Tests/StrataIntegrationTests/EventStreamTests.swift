@@ -71,6 +71,20 @@ struct EventStreamTests {
     }
 
     @Test(arguments: TransportKind.allCases)
+    func everyConnectionGoesThroughTheClientsSteps(kind: TransportKind) async throws {
+        try await Self.withServer(kind) { networker, server, routes in
+            // The redirect step follows the 307 on every connection, keeping Last-Event-ID.
+            let (events, _) = await collectUntilError(
+                networker.events(Self.request(server, "/events/moved?total=2&per=1"), reconnection: Waits().policy()))
+            #expect(events.map(\.id) == ["1", "2"])
+            #expect(
+                routes.connections.map(\.path)
+                    == Array(repeating: ["/events/moved", "/events/feed"], count: 3).flatMap { $0 })
+            #expect(routes.connections.map(\.lastEventID) == [nil, nil, "1", "1", "2", "2"])
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
     func theServersRetryFieldSetsTheWait(kind: TransportKind) async throws {
         try await Self.withServer(kind) { networker, server, routes in
             let waits = Waits()
