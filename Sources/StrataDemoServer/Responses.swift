@@ -7,16 +7,25 @@ enum Responses {
     /// `value` as JSON with sorted keys.
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response
     {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
         // The payloads are plain structs of strings and numbers; encoding them cannot fail,
         // but a failure still answers with a well-formed 500 rather than a crash.
-        guard let data = try? encoder.encode(value) else {
+        guard let data = try? jsonData(value) else {
             return raw(#"{"error":"could not encode the response"}"#, status: .internalServerError)
         }
         var fields = headers
         fields[.contentType] = "application/json"
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// `value` as JSON text with sorted keys, for an event's `data`.
+    static func jsonText(_ value: some Encodable) throws -> String {
+        String(decoding: try jsonData(value), as: UTF8.self)
+    }
+
+    private static func jsonData(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return try encoder.encode(value)
     }
 
     /// An error response: `{"error": message}` with `status`.

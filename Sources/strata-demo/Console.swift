@@ -4,6 +4,11 @@ import Foundation
 enum Console {
     /// Writes `text` and a newline; output to a closed pipe is dropped, not fatal.
     static func print(_ text: String) {
-        try? FileHandle.standardOutput.write(contentsOf: Data((text + "\n").utf8))
+        write(text + "\n")
+    }
+
+    /// Writes `text` as it is, for output that arrives in pieces.
+    static func write(_ text: String) {
+        try? FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
     }
 }

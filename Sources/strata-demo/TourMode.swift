@@ -54,6 +54,7 @@ struct TourMode {
         }
         return await DemoTour(baseURL: baseURL, transport: transport, middleware: middleware).run(
             onSection: { Console.print(Transcript.heading($0)) },
-            onResult: { Console.print(Transcript.line(for: $0)) })
+            onResult: { Console.print(Transcript.line(for: $0)) },
+            onProgress: { Console.write($0) })
     }
 }

@@ -58,19 +58,37 @@ struct DemoTourTests {
         #expect(report.allPassed, "\(report.failures.map(Transcript.line(for:)))")
         #expect(report.results.map(\.step) == TourStepID.allCases)
         #expect(report.results.allSatisfy { $0.exchange != nil })
-        // Sixteen steps in seven sections, the caching section last with its two steps.
-        #expect(report.results.count == 16)
+        // Eighteen steps in eight sections, the streams section last with its two steps.
+        #expect(report.results.count == 18)
         var sections: [TourSection] = []
         for result in report.results where sections.last != result.section { sections.append(result.section) }
-        #expect(sections == [.models, .callbacks, .encodings, .headersAndAuth, .errors, .resilience, .caching])
+        #expect(
+            sections == [.models, .callbacks, .encodings, .headersAndAuth, .errors, .resilience, .caching, .streams])
+        #expect(report.results.filter { $0.section == .streams }.map(\.step) == [.chatStream, .notificationsResume])
         #expect(report.results.filter { $0.section == .caching }.map(\.step) == [.cacheThenRemote, .offlineFallback])
     }
 
     @Test("the steps decode exactly what the server sent", arguments: DemoTransportKind.allCases)
     func exactValues(over kind: DemoTransportKind) async throws {
+        let printed = PrintedText()
         let report = try await kind.withServer { server, transport in
-            await DemoTour(baseURL: server.baseURL, transport: transport).run()
+            await DemoTour(baseURL: server.baseURL, transport: transport).run(onProgress: { text in
+                printed.append(text)
+            })
         }
+
+        // Streams: the chat's tokens printed as they arrived, the notifications resumed.
+        let reply = "Strata streams every token the moment it arrives."
+        #expect(printed.text == "    \(reply)\n")
+        #expect(report[.chatStream]?.value as? String == reply)
+        #expect(report[.chatStream]?.summary == "8 tokens as they arrived, up to [DONE]: \"\(reply)\"")
+        let notices = try #require(report[.notificationsResume]?.value as? [Notice])
+        #expect(notices.map(\.id) == Array(1...12))
+        #expect(notices.map(\.text) == (1...12).map { "Notification \($0)" })
+        #expect(notices.map(\.connection) == [1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3])
+        #expect(
+            report[.notificationsResume]?.exchange
+                == RecordedExchange(method: "GET", target: "/notifications", status: 204))
 
         // Seed 002: both layers of /users/1.
         let entry = try #require(report[.rawLayer]?.value as? StrataDemo.UserEntry)
@@ -193,4 +211,17 @@ struct DemoTourTests {
         #expect(report.results.dropFirst().allSatisfy { $0.skipped && $0.exchange == nil })
         #expect(Transcript.footer(for: report).hasPrefix("\n✘"))
     }
+}
+
+/// What the tour printed while its steps ran.
+/// `@unchecked Sendable`: `value` is only touched under `lock`.
+final class PrintedText: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = ""
+
+    /// Everything printed so far.
+    var text: String { lock.withLock { value } }
+
+    /// Adds printed text.
+    func append(_ text: String) { lock.withLock { value += text } }
 }

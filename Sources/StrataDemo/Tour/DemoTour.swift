@@ -47,10 +47,13 @@ public struct DemoTour: Sendable {
     /// - Parameters:
     ///   - onSection: called before the first step of each section, for a heading.
     ///   - onResult: called after each step, for a live transcript.
+    ///   - onProgress: called with text a step produces while it runs (a streamed reply,
+    ///     token by token), before its result.
     /// - Returns: all the results.
     public func run(
         onSection: (TourSection) -> Void = { _ in },
-        onResult: (TourStepResult) -> Void = { _ in }
+        onResult: (TourStepResult) -> Void = { _ in },
+        onProgress: @escaping @Sendable (String) -> Void = { _ in }
     ) async -> TourReport {
         let exchanges = ExchangeLog()
         let tokens = TokenStore()
@@ -93,7 +96,7 @@ public struct DemoTour: Sendable {
         let session = TourSession(
             api: DemoAPI(baseURL: baseURL), networker: networker, tokens: tokens,
             authenticatedNetworker: { client($0) }, cachingNetworker: cachingNetworker,
-            backstage: backstage)
+            backstage: backstage, progress: onProgress)
 
         var results: [TourStepResult] = []
         var unreachable: String?

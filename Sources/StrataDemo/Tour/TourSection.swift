@@ -14,6 +14,8 @@ public enum TourSection: String, Sendable, CaseIterable {
     case resilience
     /// A ``CacheMiddleware``: the cached value then the fresh one, and the offline fallback.
     case caching
+    /// Server-sent events: a chat completion token by token, a feed that resumes.
+    case streams
 
     /// The heading printed before the section's steps.
     public var title: String {
@@ -25,6 +27,7 @@ public enum TourSection: String, Sendable, CaseIterable {
         case .errors: "Errors · every failure is a StrataError with a kind"
         case .resilience: "Resilience · the .resilient() preset: retries with backoff and a budget, token refresh"
         case .caching: "Caching · CacheMiddleware: cacheThenRemote, offline fallback"
+        case .streams: "Streams · server-sent events: tokens as they arrive, reconnection that resumes"
         }
     }
 }

@@ -18,4 +18,7 @@ struct TourSession: Sendable {
     /// A plain client for the stage directions of a step (create a feed, start an
     /// outage, ask what the server saw), which the transcript does not record.
     let backstage: Networker
+    /// Writes text as a step produces it (a streamed reply, token by token), before the
+    /// step's line.
+    let progress: @Sendable (String) -> Void
 }

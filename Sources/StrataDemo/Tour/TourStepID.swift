@@ -35,4 +35,10 @@ public enum TourStepID: String, Sendable, CaseIterable {
     /// `GET /feeds/:id` with ``CacheStrategy/remoteElseCache`` during an outage: the server
     /// answers 503, and the stored feed is served (``CacheOutcome/Source/cache``, with its age).
     case offlineFallback
+    /// `GET /chat` as server-sent events, each `data` decoded into a ``ChatChunk`` until
+    /// `[DONE]`, the tokens printed as they arrive.
+    case chatStream
+    /// `GET /notifications` over connections the server drops: twelve ``Notice``s without a
+    /// gap, each reconnection resuming with `Last-Event-ID`, until the server's 204.
+    case notificationsResume
 }

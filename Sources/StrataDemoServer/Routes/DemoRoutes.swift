@@ -15,6 +15,8 @@ import Hummingbird
 /// | `GET /flaky` | 503 for the first two calls to a server, then `{"attempt","status"}` |
 /// | `GET /broken` | 200 with a truncated, malformed JSON body |
 /// | `POST /feeds`, `GET /feeds/:id`, … | cacheable feeds that can change or fail on demand; see `FeedRoutes` |
+/// | `GET /chat` | a chat completion streamed as server-sent events, a token an event, then `[DONE]` |
+/// | `GET /notifications` | twelve notifications as server-sent events over connections that drop; resumes after `Last-Event-ID` |
 public enum DemoRoutes {
     /// Adds the demo API to `router`, with fresh state.
     public static func register(on router: Router<BasicRequestContext>) {
@@ -26,5 +28,6 @@ public enum DemoRoutes {
         AccountRoutes.register(on: router, store: store)
         DiagnosticRoutes.register(on: router, store: store)
         FeedRoutes.register(on: router, feeds: FeedStore())
+        StreamRoutes.register(on: router)
     }
 }
