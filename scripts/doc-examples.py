@@ -377,6 +377,32 @@ CONTEXT: dict[str, Context] = {
         let mock = MockTransport()
         """
     ),
+    "README.md#streams": Context(
+        declarations="""
+        let networker = Networker(transport: MockTransport())
+        let prompt = ["prompt": "Hello"]
+        """
+    ),
+    "README.md#streams-2": Context(
+        declarations="""
+        struct LogEntry: Decodable, Sendable { let message: String }
+        let networker = Networker(transport: MockTransport())
+        let exportEndpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/export"))
+        """
+    ),
+    "Sources/Strata/Features/Streams/Networker+Events.swift#1": Context(
+        declarations="""
+        let networker = Networker(transport: MockTransport())
+        let feedRequest = RequestDescription(route: "https://api.example.com/feed")
+        """
+    ),
+    "Sources/Strata/Features/Streams/DecodedEvents.swift#1": Context(
+        declarations="""
+        struct ChatChunk: Decodable, Sendable { let text: String }
+        let networker = Networker(transport: MockTransport())
+        let endpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/chat"))
+        """
+    ),
     "README.md#caching": Context(
         declarations="""
         struct Feed: Decodable, Sendable { let items: [String] }

@@ -311,6 +311,33 @@ func example_Strata_Features_Retry_RetryRule_1() async throws {
     _ = poll
 }
 
+// MARK: - Sources/Strata/Features/Streams/DecodedEvents.swift
+
+/// `Sources/Strata/Features/Streams/DecodedEvents.swift`, example 1 (line 67).
+func example_Strata_Features_Streams_DecodedEvents_1() async throws {
+    struct ChatChunk: Decodable, Sendable { let text: String }
+    let networker = Networker(transport: MockTransport())
+    let endpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/chat"))
+    // doc-example: Sources/Strata/Features/Streams/DecodedEvents.swift#1
+    for try await chunk in networker.events(endpoint).decoding(ChatChunk.self, until: "[DONE]") {
+        print(chunk.text, terminator: "")
+    }
+    // end doc-example
+}
+
+// MARK: - Sources/Strata/Features/Streams/Networker+Events.swift
+
+/// `Sources/Strata/Features/Streams/Networker+Events.swift`, example 1 (line 11).
+func example_Strata_Features_Streams_Networker_Events_1() async throws {
+    let networker = Networker(transport: MockTransport())
+    let feedRequest = RequestDescription(route: "https://api.example.com/feed")
+    // doc-example: Sources/Strata/Features/Streams/Networker+Events.swift#1
+    for try await event in networker.events(feedRequest) {
+        print(event.id ?? "-", event.data)
+    }
+    // end doc-example
+}
+
 // MARK: - Sources/Strata/Interface/CallValues.swift
 
 // `Sources/Strata/Interface/CallValues.swift`, example 1 (line 9), at file scope (it declares an extension).
@@ -1039,4 +1066,35 @@ func example_README_caching() async throws {
     _ = networker
     _ = feed
     _ = outcome
+}
+
+/// `README.md`, example streams (line 708).
+func example_README_streams() async throws {
+    let networker = Networker(transport: MockTransport())
+    let prompt = ["prompt": "Hello"]
+    // doc-example: README.md#streams
+    struct ChatChunk: Decodable, Sendable {
+        struct Choice: Decodable, Sendable { struct Delta: Decodable, Sendable { let content: String? }; let delta: Delta }
+        let choices: [Choice]
+    }
+    let chat = RequestDescription(route: "https://api.example.com/v1/chat", method: .post, parameters: prompt)
+    for try await chunk in networker.events(chat).decoding(ChatChunk.self, until: "[DONE]") {
+        print(chunk.choices.first?.delta.content ?? "", terminator: "")
+    }
+    // end doc-example
+    _ = chat
+}
+
+/// `README.md`, example streams-2 (line 749).
+func example_README_streams_2() async throws {
+    struct LogEntry: Decodable, Sendable { let message: String }
+    let networker = Networker(transport: MockTransport())
+    let exportEndpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/export"))
+    // doc-example: README.md#streams-2
+    let (_, body) = try await networker.stream(exportEndpoint, idleTimeout: .seconds(30))
+    for try await entry in body.jsonLines(of: LogEntry.self) {
+        print(entry.message)
+    }
+    // end doc-example
+    _ = body
 }

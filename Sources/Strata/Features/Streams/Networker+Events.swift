@@ -8,7 +8,7 @@ extension Networker {
     /// `Last-Event-ID`, and goes on without a seam.
     ///
     /// ```swift
-    /// for try await event in networker.events(Endpoint(feedRequest)) {
+    /// for try await event in networker.events(feedRequest) {
     ///     print(event.id ?? "-", event.data)
     /// }
     /// ```
