@@ -202,14 +202,3 @@ struct EventStreamTests {
         }
     }
 }
-
-/// The elements before the sequence failed, and the error it failed with.
-func collectUntilError<S: AsyncSequence>(_ sequence: S) async -> ([S.Element], (any Error)?) {
-    var elements: [S.Element] = []
-    do {
-        for try await element in sequence { elements.append(element) }
-        return (elements, nil)
-    } catch {
-        return (elements, error)
-    }
-}

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 
 /// The event stream interpretation of the WHATWG HTML standard, its own examples first,

@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Strata
+import StrataTestSupport
 import Testing
 
 /// Any chunking of a stream gives the same events, lines and records as the whole

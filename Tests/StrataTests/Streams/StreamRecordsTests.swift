@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 
 /// Lines, JSON Lines and JSON text sequences read from a body, into every model kind.

@@ -27,21 +27,3 @@ func split(_ bytes: Data, at cuts: [Int]) -> [Data] {
     chunks.append(bytes.subdata(in: start..<bytes.count))
     return chunks
 }
-
-/// Every element of `sequence`.
-func collect<S: AsyncSequence>(_ sequence: S) async throws -> [S.Element] {
-    var elements: [S.Element] = []
-    for try await element in sequence { elements.append(element) }
-    return elements
-}
-
-/// The elements before the sequence failed, and the error it failed with.
-func collectUntilError<S: AsyncSequence>(_ sequence: S) async -> ([S.Element], (any Error)?) {
-    var elements: [S.Element] = []
-    do {
-        for try await element in sequence { elements.append(element) }
-        return (elements, nil)
-    } catch {
-        return (elements, error)
-    }
-}

@@ -16,15 +16,15 @@ extension MessageBody {
     /// - Parameter maximumLineSize: the most bytes one line may hold before the sequence
     ///   ends with ``StreamFormatError/tooLarge(limit:)``.
     public func lines(maximumLineSize: Int = 1024 * 1024) -> Records<String> {
-        records { LinesParser(limit: maximumLineSize) }
+        records { DelimitedParser(limit: maximumLineSize, Lines()) }
     }
 
     func jsonLines<T: Sendable>(limit: Int, decoder: JSONDecoder, read: @escaping RecordReading<T>) -> Records<T> {
-        records { JSONLinesParser(limit: limit, decoder: decoder, read: read) }
+        records { DelimitedParser(limit: limit, JSONLines(decoder: decoder, read: read)) }
     }
 
     func jsonSequence<T: Sendable>(limit: Int, decoder: JSONDecoder, read: @escaping RecordReading<T>) -> Records<T> {
-        records { JSONTextSequenceParser(limit: limit, decoder: decoder, read: read) }
+        records { DelimitedParser(limit: limit, JSONTexts(decoder: decoder, read: read)) }
     }
 }
 

@@ -110,6 +110,15 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
         public mutating func next() async throws -> ServerSentEvent? {
             while true {
                 if pendingIndex < pending.count {
+                    // A cancelled task gets no more events, even those already parsed.
+                    if Task.isCancelled {
+                        pending.removeAll()
+                        pendingIndex = 0
+                        isFinished = true
+                        failure = nil
+                        body = nil
+                        throw StrataError(.cancelled, response: head)
+                    }
                     defer { pendingIndex += 1 }
                     return pending[pendingIndex]
                 }
