@@ -50,6 +50,43 @@ import Testing
         #expect(Self.stored([:]).currentAge(at: Self.t0 - 100) == 0)  // a clock that went back
     }
 
+    @Test func anInvalidAgeMakesTheResponseStale() {
+        func use(_ fields: HTTPFields) -> CacheRules.Use {
+            CacheRules.use(of: Self.stored(fields), for: CacheControl(), at: Self.t0 + 1, heuristic: false)
+        }
+        #expect(use([.cacheControl: "max-age=60", .age: "5"]) == .serve(isStale: false))
+        // A list counts by its first member: `old` is invalid, `0` is not.
+        #expect(use([.cacheControl: "max-age=60", .age: "old, 0"]) == .revalidate)
+        #expect(use([.cacheControl: "max-age=60", .age: "0, old"]) == .serve(isStale: false))
+        // Two lines, the first `old`.
+        var twoLines: HTTPFields = [.cacheControl: "max-age=60"]
+        twoLines.append(HTTPField(name: .age, value: "old"))
+        twoLines.append(HTTPField(name: .age, value: "0"))
+        #expect(use(twoLines) == .revalidate)
+        #expect(use([.cacheControl: "max-age=60", .age: "-1"]) == .revalidate)
+        #expect(Self.stored([.cacheControl: "max-age=60", .age: "old, 0"]).freshnessLifetime(heuristic: false) == 0)
+    }
+
+    @Test func anExpiresWithTwoSpacesIsInvalidAndOneInLowerCaseGMTCounts() {
+        let date: HTTPFields = [.date: "Sun, 06 Nov 1994 08:49:37 GMT"]
+        func lifetime(_ expires: String) -> Int {
+            var fields = date
+            fields[.expires] = expires
+            return Self.stored(fields).freshnessLifetime(heuristic: false)
+        }
+        #expect(lifetime("Sun, 06 Nov 1994 08:50:37 GMT") == 60)
+        #expect(lifetime("Sun, 06 Nov 1994  08:50:37 GMT") == 0)
+        #expect(lifetime("Sun,  06 Nov 1994 08:50:37 GMT") == 0)
+        #expect(lifetime("Sun, 06 Nov 1994 08:50:37 gmt") == 60)
+        func use(_ expires: String) -> CacheRules.Use {
+            var fields = date
+            fields[.expires] = expires
+            return CacheRules.use(of: Self.stored(fields), for: CacheControl(), at: Self.t0 + 1, heuristic: false)
+        }
+        #expect(use("Sun, 06 Nov 1994 08:50:37 gmt") == .serve(isStale: false))
+        #expect(use("Sun, 06  Nov 1994 08:50:37 GMT") == .revalidate)
+    }
+
     @Test func useOfAStoredResponse() {
         let none = CacheControl()
         let fresh = Self.stored([.cacheControl: "max-age=10"])

@@ -9,6 +9,9 @@ import Foundation
 /// Sun Nov  6 08:49:37 1994          asctime
 /// ```
 ///
+/// Words are separated by exactly one space (asctime's day aside, which a space pads);
+/// the zone `GMT` is read in any case.
+///
 /// Plain arithmetic on ASCII, no `DateFormatter`: any text (server data) is either a
 /// date or `nil`, never a trap, and nothing is allocated per call but the split. The
 /// weekday is not checked against the date (RFC 9110 lets recipients ignore it).
@@ -18,16 +21,20 @@ enum HTTPDate {
     /// The date `text` names, or `nil` when it is not an HTTP date.
     static func parse(_ text: String) -> Date? {
         guard text.utf8.count <= 64, text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
-        let words = text.split(separator: " ")
+        // One space between words, as the grammar says: a date with two where one belongs is
+        // invalid (an `Expires` that is then in the past), not read leniently.
+        let words = text.split(separator: " ", omittingEmptySubsequences: false)
         switch words.count {
-        case 6 where words[0].hasSuffix(",") && words[5] == "GMT":  // IMF-fixdate
+        case 6 where words[0].hasSuffix(",") && isGMT(words[5]):  // IMF-fixdate
             return date(day: words[1], month: words[2], year: words[3], yearDigits: 4, time: words[4])
-        case 4 where words[0].hasSuffix(",") && words[3] == "GMT":  // RFC 850
+        case 4 where words[0].hasSuffix(",") && isGMT(words[3]):  // RFC 850
             let parts = words[1].split(separator: "-", omittingEmptySubsequences: false)
             guard parts.count == 3 else { return nil }
             return date(day: parts[0], month: parts[1], year: parts[2], yearDigits: 2, time: words[2])
         case 5:  // asctime
             return date(day: words[2], month: words[1], year: words[4], yearDigits: 4, time: words[3])
+        case 6 where words[2].isEmpty && words[3].count == 1:  // asctime, a day padded with a space
+            return date(day: words[3], month: words[1], year: words[5], yearDigits: 4, time: words[4])
         default:
             return nil
         }
@@ -46,6 +53,12 @@ enum HTTPDate {
         let fullYear = yearDigits == 2 ? (year >= 70 ? 1900 + year : 2000 + year) : year
         let days = daysSinceEpoch(year: fullYear, month: month, day: day)
         return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3_600 + minute * 60 + second))
+    }
+
+    /// `GMT`, in any case: browsers accept `gmt`, and so does Strata (RFC 9110 lets a
+    /// recipient be lenient here).
+    private static func isGMT(_ zone: Substring) -> Bool {
+        zone.utf8.count == 3 && zone.lowercased() == "gmt"
     }
 
     /// Digits only, at most four.
