@@ -181,6 +181,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),  // the bench server's own route
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),  // --sse: its SSE parser, compared
             ]
         ),
         // The load gate the test targets share (they run in one process).

@@ -1,10 +1,12 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import NIOCore
 import StrataTestServer
 
 /// The server the pairs measure against: the test server (`StrataTestServer`: `/json/user/1`,
-/// `/echo/**`, the streaming routes) plus `GET /bench/photos`, the 1 MB photo list.
+/// `/echo/**`, the streaming routes) plus `GET /bench/photos`, the 1 MB photo list, and
+/// `GET /sse/{count}`, the event stream of `--sse`.
 ///
 /// By default it runs in a child process — this executable started again with the hidden
 /// `--serve` flag, which prints the port and serves until its standard input closes — so
@@ -78,9 +80,37 @@ enum BenchServer {
         return 0
     }
 
+    /// The events of `GET /sse/{count}` each write carries.
+    static let eventsPerWrite = 256
+    /// `Last-Event-ID`, which `GET /sse/{count}` resumes from.
+    private static let lastEventID = HTTPField.Name("Last-Event-ID")!
+
     /// The bench's own routes, and the streaming routes (`/declared/{bytes}/{name}`).
+    ///
+    /// `GET /sse/{count}` is `text/event-stream`: the events `1...count` of
+    /// ``StreamFormat/serverSentEvents``, ``eventsPerWrite`` a write, then the body ends.
+    /// A request with `Last-Event-ID: N` gets the events after `N`, and `204 No Content`
+    /// when `N` is `count` (all were read).
     @Sendable static func addRoutes(_ router: Router<BasicRequestContext>) {
         StreamingRoutes.register(on: router, probe: StreamProbe())
+        router.get("sse/:count") { request, context in
+            let count = max(0, context.parameters.get("count", as: Int.self) ?? 0)
+            let first = (request.headers[lastEventID].flatMap { Int($0) } ?? 0) + 1
+            guard first <= count else { return Response(status: .noContent) }
+            return Response(
+                status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+                body: .init { writer in
+                    var bytes: [UInt8] = []
+                    for batch in stride(from: first, through: count, by: eventsPerWrite) {
+                        bytes.removeAll(keepingCapacity: true)
+                        for number in batch...min(count, batch + eventsPerWrite - 1) {
+                            StreamFormat.serverSentEvents.append(record: number, to: &bytes)
+                        }
+                        try await writer.write(ByteBuffer(bytes: bytes))
+                    }
+                    try await writer.finish(nil)
+                })
+        }
         let photos = ByteBuffer(bytes: Payloads.photosJSON)
         router.get("bench/photos") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: photos))

@@ -8,6 +8,8 @@ struct Options: Sendable {
         case pairs
         /// `--soak`: the sustained-load mode.
         case soak(SoakOptions)
+        /// `--sse`: the stream parsers' throughput, end to end and memory (StreamBench.swift).
+        case sse(SSEOptions)
         /// `--serve` (hidden): the bench server, for the pairs harness's separate process.
         case serve
         /// `--callgrind-case NAME --iterations N` (hidden): one case, `N` times, for
@@ -33,6 +35,10 @@ struct Options: Sendable {
         var options = Options()
         var isSoak = false
         var soak = SoakOptions()
+        var isSSE = false
+        var sse = SSEOptions()
+        var sseOnly: [String] = []
+        var only: String?
         var requests: Int?
         var seconds: Int?
         var soakOnly: [String] = []
@@ -47,6 +53,12 @@ struct Options: Sendable {
                 requests = count
             case "--soak":
                 isSoak = true
+            case "--sse":
+                isSSE = true
+            case "--events":
+                guard let count = positiveInteger(after: argument, in: &rest) else { return nil }
+                sse.events = count
+                sseOnly.append(argument)
             case "--server":
                 soak.target = .server
                 soakOnly.append(argument)
@@ -75,8 +87,11 @@ struct Options: Sendable {
                 options.rounds = 3
                 pairsOnly.append(argument)
             case "--only":
-                guard let groups = groupList(after: argument, in: &rest) else { return nil }
-                options.groups = groups
+                guard let text = rest.popFirst() else {
+                    printError("\(argument) needs a list of groups (or, with --sse, of parts)")
+                    return nil
+                }
+                only = text  // groups, or parts with --sse: read once the mode is known
                 pairsOnly.append(argument)
             case "--in-process":
                 options.inProcess = true
@@ -115,6 +130,33 @@ struct Options: Sendable {
             return options
         }
         if case .serve = options.mode { return options }
+        if isSSE {
+            // --sse shares --quick, --only, --in-process and --json with the pairs; nothing else.
+            let shared: Set = ["--quick", "--in-process", "--json", "--only"]
+            var others = (isSoak ? ["--soak"] : []) + soakOnly + pairsOnly.filter { !shared.contains($0) }
+            if arguments.contains("--requests") { others.append("--requests") }
+            if let first = others.first {
+                printError("\(first) cannot be combined with --sse\n\(usage)")
+                return nil
+            }
+            if let only {
+                guard let parts = list(only, of: SSEOptions.Part.self, "--only", "part") else { return nil }
+                sse.parts = parts
+            }
+            sse.quick = pairsOnly.contains("--quick")
+            sse.inProcess = options.inProcess
+            sse.jsonPath = options.jsonPath
+            options.mode = .sse(sse)
+            return options
+        }
+        if let first = sseOnly.first {
+            printError("\(first) needs --sse\n\(usage)")
+            return nil
+        }
+        if let only {
+            guard let groups = list(only, of: PairGroup.self, "--only", "group") else { return nil }
+            options.groups = groups
+        }
         guard isSoak else {
             if let first = soakOnly.first {
                 printError("\(first) needs --soak\n\(usage)")
@@ -164,25 +206,35 @@ struct Options: Sendable {
                  or with --server over AsyncHTTPClient against the test server (default 30 s);
                  C tasks (default 16); S seconds idle after the load (default 5);
                  exits 1 when RSS grows more than X MB after the warm-up
+               swift run -c release strata-bench --sse [--events N] [--quick] [--only PARTS]
+                 [--in-process] [--json PATH]
+                 the stream parsers (issue 21): MB/s of Strata's serverSentEvents() vs
+                 swift-openapi-runtime's asDecodedServerSentEvents() on the same 100 MB in
+                 memory (3 runs each, alternately), and of lines(), jsonLines(of:) and
+                 jsonSequence(of:); events/s of Networker.events over each transport from
+                 the bench server's GET /sse/N (N default 1000000); peak RSS growth while
+                 1 GiB goes through each parser (target < 32 MB)
+                 --quick: 10 MB per throughput run and 64 MB per memory run
+                 PARTS: comma-separated of memory, parse, loopback (default all)
                scripts/callgrind.sh: instructions and allocations per request (valgrind)
         """
 
-    private static func groupList(after flag: String, in rest: inout ArraySlice<String>) -> Set<PairGroup>? {
-        guard let text = rest.popFirst() else {
-            printError("\(flag) needs a list of groups")
-            return nil
-        }
-        var groups = Set<PairGroup>()
+    /// The comma-separated names of `text` as a set of `Item`s (groups or parts, as
+    /// `kind` says); `nil` with a message on stderr for an unknown name or none.
+    private static func list<Item: RawRepresentable & CaseIterable & Hashable>(
+        _ text: String, of _: Item.Type, _ flag: String, _ kind: String
+    ) -> Set<Item>? where Item.RawValue == String {
+        var items = Set<Item>()
         for name in text.split(separator: ",") {
-            guard let group = PairGroup(rawValue: String(name)) else {
+            guard let item = Item(rawValue: String(name)) else {
                 printError(
-                    "\(flag): unknown group \(name); known: \(PairGroup.allCases.map(\.rawValue).joined(separator: ", "))"
+                    "\(flag): unknown \(kind) \(name); known: \(Item.allCases.map(\.rawValue).joined(separator: ", "))"
                 )
                 return nil
             }
-            groups.insert(group)
+            items.insert(item)
         }
-        return groups.isEmpty ? nil : groups
+        return items.isEmpty ? nil : items
     }
 
     private static func nonNegative<Value: LosslessStringConvertible & Comparable & Numeric>(

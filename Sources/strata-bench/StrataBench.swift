@@ -14,6 +14,11 @@
 //
 //     strata-bench --soak --requests 200000 --max-growth-mb 20 --idle-seconds 0
 //
+// The stream parsers (StreamBench.swift): throughput against swift-openapi-runtime's,
+// events/s over loopback on both transports, and memory for 1 GiB:
+//
+//     strata-bench --sse
+//
 // Instruction and allocation counts: scripts/callgrind.sh, which runs the hidden
 // `--callgrind-case NAME --iterations N` (CallgrindCase.swift) under valgrind.
 //
@@ -44,6 +49,7 @@ enum StrataBench {
         Task {
             switch options.mode {
             case .soak(let soak): exit(await Soak.run(soak))
+            case .sse(let sse): exit(await StreamBench.run(sse))
             case .serve: exit(await BenchServer.serve())
             case .callgrind: exit(2)
             case .pairs: exit(await Harness.run(options))
