@@ -148,7 +148,7 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
             let responseBody: MessageBody
             do {
                 (head, responseBody) = try await stream.connect(parser.lastEventID.isEmpty ? nil : parser.lastEventID)
-            } catch  where error.kind == .transport {
+            } catch where error.kind == .transport {
                 failuresInARow += 1
                 return
             }
