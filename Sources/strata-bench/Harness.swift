@@ -65,10 +65,7 @@ enum Harness {
         print("allocations: \(report.allocations)")
         if let path = options.jsonPath {
             do {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                try encoder.encode(report).write(to: URL(fileURLWithPath: path))
-                print("wrote \(path)")
+                try writeJSON(report, to: path)
             } catch {
                 printError("strata-bench: --json \(path): \(error)")
                 failed = true

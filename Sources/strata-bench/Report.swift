@@ -199,3 +199,11 @@ private func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
     let padding = String(repeating: " ", count: max(0, width - text.count))
     return left ? text + padding : padding + text
 }
+
+/// Writes `value` to `path` as pretty-printed JSON with sorted keys (`--json`), and says so.
+func writeJSON(_ value: some Encodable, to path: String) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try encoder.encode(value).write(to: URL(fileURLWithPath: path))
+    print("wrote \(path)")
+}

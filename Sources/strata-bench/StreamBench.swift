@@ -61,10 +61,7 @@ enum StreamBench {
         print(report.table)
         if let path = options.jsonPath {
             do {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                try encoder.encode(report).write(to: URL(fileURLWithPath: path))
-                print("wrote \(path)")
+                try writeJSON(report, to: path)
             } catch {
                 printError("strata-bench --sse: --json \(path): \(error)")
                 return 1
