@@ -148,8 +148,9 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
             let responseBody: MessageBody
             do {
                 (head, responseBody) = try await stream.connect(parser.lastEventID.isEmpty ? nil : parser.lastEventID)
-            } catch where error.kind == .transport {
-                failuresInARow += 1
+            } catch {
+                guard error.kind == .transport else { throw error }
+                failuresInARow += 1  // refused, timed out, lost: reconnect
                 return
             }
             if head.status == .noContent {
