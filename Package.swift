@@ -130,6 +130,7 @@ let package = Package(
         .target(
             name: "StrataDemoServer",
             dependencies: [
+                "Strata",  // Deadline.sleep: a stream's pause that a client cancels leaves no timer behind
                 "StrataServerLifecycle",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import Strata
 
 /// `GET /chat` and `GET /notifications`: event streams in the shapes apps consume.
 ///
@@ -30,7 +31,7 @@ enum StreamRoutes {
                 body: .init { writer in
                     try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                     for (index, token) in chatTokens.enumerated() {
-                        try await Task.sleep(for: .milliseconds(15))
+                        try await Deadline.sleep(for: .milliseconds(15))
                         let chunk = ChatChunkPayload(
                             id: "chat-1", choices: [.init(index: 0, delta: .init(content: token))])
                         try await writer.write(ByteBuffer(string: "data: \(try Responses.jsonText(chunk))\n\n"))
