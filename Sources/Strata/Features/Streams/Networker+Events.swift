@@ -157,7 +157,9 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
                 throw StrataError(.eventStream, underlying: EventStreamError.closedByServer, response: head)
             }
             guard head.status == .ok else { throw StrataError(.unacceptableStatus, response: head) }
-            guard Self.isEventStream(head.headerFields[.contentType]) else {
+            guard let contentType = head.headerFields[.contentType],
+                ResponseValidation.matches(contentType, any: ["text/event-stream"])
+            else {
                 throw StrataError(.unacceptableContentType, response: head)
             }
             parser.startNewStream()
@@ -205,13 +207,6 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
             body = nil
             parser.startNewStream()
             if !deliveredOnThisConnection { failuresInARow += 1 }
-        }
-
-        /// Whether a `Content-Type` is `text/event-stream` (parameters aside).
-        static func isEventStream(_ contentType: String?) -> Bool {
-            guard let contentType else { return false }
-            let mediaType = contentType.split(separator: ";", maxSplits: 1).first ?? ""
-            return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "text/event-stream"
         }
     }
 
