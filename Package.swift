@@ -38,11 +38,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // URLSession transport (Apple platforms and Linux's FoundationNetworking).
+        // URLSession transport (Apple platforms and Linux's FoundationNetworking), and
+        // `Networker()`: on Linux that client runs over AsyncHTTPClient, which no server's
+        // response can crash (FoundationNetworking traps on some), hence the Linux-only
+        // dependency.
         .target(
             name: "StrataURLSession",
             dependencies: [
                 "Strata",
+                .target(name: "StrataAsyncHTTPClient", condition: .when(platforms: [.linux])),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ]
@@ -217,6 +221,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),  // raw reply servers, shutdown stress test
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),  // the hostile server's records
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import NIOCore
+import NIOHTTP1
 
 /// A ``Transport`` over AsyncHTTPClient: the recommended transport on Linux and servers.
 ///
@@ -15,8 +16,10 @@ import NIOCore
 /// it is released (AsyncHTTPClient traps in debug builds when a client is deinitialised
 /// while still running).
 ///
-/// - ``init(configuration:)`` creates a client and **owns** it: call ``shutdown()`` when
-///   you are done with the transport.
+/// - ``init(configuration:)`` creates a client and **owns** it. Call ``shutdown()`` when
+///   you are done with the transport to close its connections at a moment you choose;
+///   a transport that is simply dropped shuts its client down once its last copy, and
+///   the last response body it is streaming, are released.
 /// - ``init(client:)`` **borrows** a client you created: you shut it down yourself, after
 ///   the last request; ``shutdown()`` leaves it running.
 ///
@@ -36,17 +39,21 @@ public struct AsyncHTTPClientTransport: Transport {
     /// The client requests go through. Owned or borrowed, see ``isOwningClient``.
     public let client: HTTPClient
     /// Whether this transport created ``client`` and ``shutdown()`` shuts it down.
-    public let isOwningClient: Bool
+    public var isOwningClient: Bool { owner != nil }
+    /// The client this transport created, shut down when the last copy is released.
+    private let owner: OwnedClient?
 
     /// Creates a transport that owns a new client on the shared event loop group.
     ///
-    /// Call ``shutdown()`` once you are done with the transport.
+    /// Call ``shutdown()`` once you are done with the transport, or drop it: the client
+    /// shuts down when the last copy of the transport is released.
     /// - Parameter configuration: the client's configuration; the default,
     ///   `HTTPClient.Configuration/strataDefault`, decompresses responses and leaves
     ///   redirects to the ``Networker``.
     public init(configuration: HTTPClient.Configuration = .strataDefault) {
-        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-        self.isOwningClient = true
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        self.client = client
+        self.owner = OwnedClient(client)
     }
 
     /// Creates a transport that borrows `client`; the caller keeps it and shuts it down.
@@ -58,7 +65,7 @@ public struct AsyncHTTPClientTransport: Transport {
     /// - Parameter client: a running client, shut down by the caller after the last request.
     public init(client: HTTPClient) {
         self.client = client
-        self.isOwningClient = false
+        self.owner = nil
     }
 
     /// Shuts down the client when this transport owns it; does nothing for a borrowed one.
@@ -87,8 +94,10 @@ public struct AsyncHTTPClientTransport: Transport {
     /// released with the request); the body is read within the caller's deadline, which
     /// the ``Networker`` enforces by cancelling the reading task.
     /// A request that fails because its pooled connection had closed before the request
-    /// was written is sent once more (nothing reached the server), when its body can be
-    /// read again.
+    /// was written (nothing reached the server), or, for an idempotent method, because bytes
+    /// an earlier response left on the connection arrived as a response nobody asked for,
+    /// is sent again on another connection (up to three times), when its body can be read
+    /// again.
     /// - Throws: `CancellationError` when the task is cancelled; ``TransportError`` with
     ///   kind ``TransportError/Kind/timedOut`` once `deadline` passes before the head,
     ///   ``TransportError/Kind/invalidRequest`` for a request AsyncHTTPClient
@@ -101,22 +110,45 @@ public struct AsyncHTTPClientTransport: Transport {
     ) async throws -> (HTTPResponse, MessageBody?) {
         try Task.checkCancellation()
         if let deadline, deadline <= .now { throw TransportError(.timedOut) }
+        var sends = 1
         let response: HTTPClientResponse
-        do {
-            response = try await execute(request, body: body, deadline: deadline)
-        } catch let error as ChannelError where error == .ioOnClosedChannel && body?.isReplayable != false {
-            // The pool handed out a connection that closed before the request was written
-            // (for example after a response with more bytes than its `Content-Length`):
-            // nothing was sent, so sending it once more on another connection is safe.
+        while true {
             do {
                 response = try await execute(request, body: body, deadline: deadline)
+                break
+            } catch  where sends < Self.maximumSends && Self.wasStaleConnection(error, for: request, body: body) {
+                sends += 1
             } catch {
                 throw TransportErrorClassifier.classify(error, deadline: deadline)
             }
-        } catch {
-            throw TransportErrorClassifier.classify(error, deadline: deadline)
         }
-        return try ResponseConversion.convert(response, requestMethod: request.method, deadline: deadline)
+        return try ResponseConversion.convert(
+            response, requestMethod: request.method, deadline: deadline, keepingAlive: owner)
+    }
+
+    /// How many times a request goes out when the pool keeps handing out spoilt
+    /// connections (see ``wasStaleConnection(_:for:body:)``); the deadline bounds them all.
+    private static let maximumSends = 4
+
+    /// Whether `error` says the pool handed out a connection spoilt by an earlier response,
+    /// so that `request` goes again on another connection:
+    /// - the connection had closed before the request was written (for example after a
+    ///   response with more bytes than its `Content-Length`): nothing was sent;
+    /// - bytes an earlier response left behind (after a `204`, or past its
+    ///   `Content-Length`) arrived as a response no request was waiting for
+    ///   (`unsolicitedResponse`): AsyncHTTPClient can lease a connection to the next request
+    ///   before it has read the rest of what arrived with the previous response, and the
+    ///   error then falls on the new request. Not this request's answer, so it is sent
+    ///   again when its method is idempotent.
+    /// In both cases only when the body can be read again.
+    private static func wasStaleConnection(_ error: any Error, for request: HTTPRequest, body: MessageBody?) -> Bool {
+        guard body?.isReplayable != false else { return false }
+        switch error {
+        case let error as ChannelError: return error == .ioOnClosedChannel
+        case let error as NIOHTTPDecoderError:
+            return error == .unsolicitedResponse && HTTPRequest.Method.idempotent.contains(request.method)
+        default: return false
+        }
     }
 
     private func execute(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws

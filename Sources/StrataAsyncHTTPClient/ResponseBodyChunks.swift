@@ -14,21 +14,25 @@ struct ResponseBodyChunks: AsyncSequence, Sendable {
 
     private let body: HTTPClientResponse.Body
     private let deadline: ContinuousClock.Instant?
+    private let owner: OwnedClient?
 
-    /// Streams `body`; `deadline` tells a timeout from a cancellation in AsyncHTTPClient's errors.
-    init(_ body: HTTPClientResponse.Body, deadline: ContinuousClock.Instant?) {
+    /// Streams `body`; `deadline` tells a timeout from a cancellation in AsyncHTTPClient's
+    /// errors; `owner`, the transport's own client, stays alive while the body does.
+    init(_ body: HTTPClientResponse.Body, deadline: ContinuousClock.Instant?, keepingAlive owner: OwnedClient?) {
         self.body = body
         self.deadline = deadline
+        self.owner = owner
     }
 
     func makeAsyncIterator() -> Iterator {
-        Iterator(upstream: body.makeAsyncIterator(), deadline: deadline)
+        Iterator(upstream: body.makeAsyncIterator(), deadline: deadline, owner: owner)
     }
 
     /// Reads the chunks one by one.
     struct Iterator: AsyncIteratorProtocol {
         fileprivate var upstream: HTTPClientResponse.Body.AsyncIterator
         fileprivate let deadline: ContinuousClock.Instant?
+        fileprivate let owner: OwnedClient?
 
         /// The next chunk, or `nil` at the end of the body.
         /// - Throws: `CancellationError` when the task is cancelled, ``TransportError``

@@ -11,18 +11,20 @@ enum ResponseConversion {
     /// connection. Its length comes from `Content-Length`,
     /// except when the body is content-encoded: AsyncHTTPClient may decompress it, and then
     /// the header counts the compressed bytes, so the length is left unknown.
+    /// The body keeps `owner` (the transport's own client) alive while it streams.
     /// - Throws: ``TransportError`` with kind ``TransportError/Kind/other`` for a status
     ///   code outside `0...999`.
     static func convert(
         _ response: HTTPClientResponse,
         requestMethod: HTTPRequest.Method,
-        deadline: ContinuousClock.Instant?
+        deadline: ContinuousClock.Instant?,
+        keepingAlive owner: OwnedClient?
     ) throws -> (HTTPResponse, MessageBody?) {
         let head = try HTTPResponse(response)
         if head.cannotHaveBody(respondingTo: requestMethod) { return (head, nil) }
         let body = MessageBody(
             length: length(of: response.headers),
-            streaming: ResponseBodyChunks(response.body, deadline: deadline)
+            streaming: ResponseBodyChunks(response.body, deadline: deadline, keepingAlive: owner)
         )
         return (head, body)
     }

@@ -35,6 +35,7 @@ enum TransportErrorClassifier {
         case let error as ChannelError: kind(of: error)
         case HTTPParserError.invalidEOFState: .connectionLost  // closed before the message ended
         case is HTTPParserError: .malformedResponse  // not HTTP, bad framing or header bytes
+        case is NIOHTTPDecoderError: .malformedResponse  // a response no request asked for
         case NIOHTTPDecompression.DecompressionError.limit: .bodyTooLarge  // the bomb guard
         case is NIOHTTPDecompression.DecompressionError, is NIOHTTPDecompression.ExtraDecompressionError:
             .malformedResponse  // a compressed body that does not decompress (corrupt, cut short)

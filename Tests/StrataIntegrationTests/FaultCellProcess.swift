@@ -35,21 +35,14 @@ enum FaultCellProcess {
     /// Runs `pair` in a child process where there is `/proc/self/exe` (Linux), and in
     /// this process elsewhere.
     static func run(_ pair: FaultPair) async throws -> FaultCellReport {
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        guard FileManager.default.isExecutableFile(atPath: executable.path) else { return try await measure(pair) }
+        guard let executable = ChildProcess.testBinary else { return try await measure(pair) }
         let reportURL = FileManager.default.temporaryDirectory
             .appendingPathComponent("strata-fault-cell-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: reportURL) }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "FaultCellChildTests"]
-        var environment = ProcessInfo.processInfo.environment
-        environment[cellVariable] = pair.description
-        environment[reportVariable] = reportURL.path
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try await runToCompletion(process)
+        let process = ChildProcess.make(
+            executable: executable, filter: "FaultCellChildTests",
+            environment: [cellVariable: pair.description, reportVariable: reportURL.path])
+        try await ChildProcess.run(process, timeout: childTimeout)
         guard let data = try? Data(contentsOf: reportURL) else {
             throw NoReport(pair: pair, status: process.terminationStatus)
         }
@@ -68,23 +61,6 @@ enum FaultCellProcess {
                     await FaultExchange.run(url, with: networker)
                 }
                 return FaultCellReport(observation, elapsed: elapsed, growth: growth)
-            }
-        }
-    }
-
-    /// Starts `process` and waits until it exits; terminates it after ``childTimeout``.
-    private static func runToCompletion(_ process: Process) async throws {
-        let watchdog = Task {
-            try await Task.sleep(for: childTimeout)
-            process.terminate()
-        }
-        defer { watchdog.cancel() }
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            process.terminationHandler = { _ in continuation.resume() }
-            do {
-                try process.run()
-            } catch {
-                continuation.resume(throwing: error)
             }
         }
     }

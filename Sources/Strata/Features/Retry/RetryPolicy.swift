@@ -37,7 +37,7 @@ public struct RetryPolicy: Sendable, Hashable {
         maxAttempts: Int = 3,
         initialBackoff: Duration = .milliseconds(100),
         maxBackoff: Duration = .seconds(10),
-        methods: Set<HTTPRequest.Method> = [.get, .head, .options, .put, .delete, .trace],
+        methods: Set<HTTPRequest.Method> = HTTPRequest.Method.idempotent,
         statuses: Set<Int> = [408, 429, 500, 502, 503, 504],
         failures: Set<TransportError.Kind> = [.connectionRefused, .connectionLost, .timedOut]
     ) {

@@ -1,0 +1,57 @@
+import Foundation
+
+/// This test binary started again as a child process that runs one suite: for work whose
+/// effects (its resident set, a crash) must stay out of the test process.
+enum ChildProcess {
+    /// This test binary, where there is `/proc/self/exe` (Linux); `nil` elsewhere.
+    static var testBinary: URL? {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return FileManager.default.isExecutableFile(atPath: executable.path) ? executable : nil
+    }
+
+    /// A process that runs only the tests matching `filter`, with `environment` added to
+    /// this one's and its output sent to `output` (discarded when `nil`).
+    static func make(executable: URL, filter: String, environment: [String: String], output: FileHandle? = nil)
+        -> Process
+    {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = output ?? FileHandle.nullDevice
+        return process
+    }
+
+    /// Starts `process` and waits until it exits; terminates it after `timeout`.
+    /// - Returns: whether it was terminated for running past `timeout`.
+    @discardableResult
+    static func run(_ process: Process, timeout: Duration) async throws -> Bool {
+        let timedOut = TimeoutFlag()
+        let watchdog = Task {
+            try await Task.sleep(for: timeout)
+            timedOut.set()
+            process.terminate()
+        }
+        defer { watchdog.cancel() }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do {
+                try process.run()
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+        return timedOut.isSet
+    }
+
+    /// Set once by the watchdog. `@unchecked Sendable`: `value` is read and written only
+    /// while holding `lock`.
+    private final class TimeoutFlag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+
+        func set() { lock.withLock { value = true } }
+        var isSet: Bool { lock.withLock { value } }
+    }
+}
