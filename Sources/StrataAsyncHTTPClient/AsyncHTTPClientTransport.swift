@@ -4,7 +4,14 @@ import HTTPTypes
 import NIOCore
 import NIOHTTP1
 
-/// A ``Transport`` over AsyncHTTPClient: the recommended transport on Linux and servers.
+/// A ``Transport`` over AsyncHTTPClient: the recommended transport on Linux and servers,
+/// and the one `Networker()` uses there.
+///
+/// - Warning: AsyncHTTPClient 1.37 stops the process on a response whose status code is
+///   under 100 when a body follows it (`HTTP/1.1 000 Zero\r\n\r\nok`): it ignores such a
+///   head as an informational one, SwiftNIO's decoder passes the body on, and a
+///   precondition in AsyncHTTPClient's request state machine fails. It is the only crash
+///   Strata's hostile-response corpus finds on this transport; no transport can catch it.
 ///
 /// Request bodies are sent as they are (in-memory bodies in one buffer, streamed bodies
 /// chunk by chunk with `Content-Length` when their length is known, chunked otherwise),

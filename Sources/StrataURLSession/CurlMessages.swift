@@ -16,6 +16,8 @@ import Strata
 /// | a head `FoundationNetworking` cannot parse (no space after the status code, a bad field name) | -1 | `Failed writing header` |
 /// | a `Content-Length` that is not a number | -1 | `Invalid Content-Length: value` |
 /// | a broken chunk size | -1 | `Illegal or missing hexadecimal sequence in chunked-encoding` |
+/// | a chunk size of more than 16 hex digits | -1 | `Too long hexadecimal number in chunked-encoding` |
+/// | a status line of an HTTP version other than 1.0 and 1.1 | -1002 | `Unsupported HTTP version in response` |
 /// | a compressed body that does not inflate | -1 | `Error while processing content unencoding: …` |
 /// | closed before the `Content-Length` was reached (also on a reset) | -1 | `transfer closed with 90 bytes remaining to read` |
 /// | closed before the last chunk | -1 | `transfer closed with outstanding read data remaining` |
@@ -41,7 +43,8 @@ enum CurlMessages {
     static let malformedReply = [
         "Received HTTP/0.9 when not allowed", "Unsupported response code in HTTP response",
         "Failed writing header", "Invalid Content-Length", "Overflow Content-Length",
-        "Illegal or missing hexadecimal sequence", "Malformed encoding found",
+        "Illegal or missing hexadecimal sequence", "Too long hexadecimal number", "Malformed encoding found",
+        "Unsupported HTTP version in response",
         "Error while processing content unencoding", "Unrecognized content encoding type",
         "Weird server reply", "Header without colon", "Nul byte in header", "Too large response headers",
         "Excess found",

@@ -10,10 +10,12 @@ extension Networker {
     ///
     /// - On Apple platforms the transport is a ``URLSessionTransport`` of its own.
     /// - On Linux it is an `AsyncHTTPClientTransport` of its own: FoundationNetworking's
-    ///   `URLSession` stops the whole process (a `fatalError`) on some responses a server
-    ///   can send, for example a head cut off by the connection closing, while
-    ///   AsyncHTTPClient reports them as a ``TransportError``. Its client shuts down when
-    ///   the ``Networker`` (and any body it is still streaming) is released.
+    ///   `URLSession` stops the whole process (a `fatalError`) when a connection closes
+    ///   in the middle of a response head, which any failing server or proxy can cause,
+    ///   while AsyncHTTPClient reports it as a ``TransportError``. (AsyncHTTPClient 1.37
+    ///   has one crash of its own, on a status code under 100 followed by a body, a
+    ///   response no server sends by mistake.) Its client shuts down when the
+    ///   ``Networker`` (and any body it is still streaming) is released.
     ///   `Networker(transport: URLSessionTransport())` still gives a URLSession client there
     ///   (see ``URLSessionTransport`` for the responses that crash it).
     ///

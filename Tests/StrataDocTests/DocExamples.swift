@@ -588,7 +588,7 @@ enum DocExample_Strata_Routing_URLRouteProvider_1 {
 
 // MARK: - Sources/StrataAsyncHTTPClient/AsyncHTTPClientTransport.swift
 
-/// `Sources/StrataAsyncHTTPClient/AsyncHTTPClientTransport.swift`, example 1 (line 29).
+/// `Sources/StrataAsyncHTTPClient/AsyncHTTPClientTransport.swift`, example 1 (line 39).
 func example_StrataAsyncHTTPClient_AsyncHTTPClientTransport_1() async throws {
     let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:8080", path: "/users/1")
     // doc-example: Sources/StrataAsyncHTTPClient/AsyncHTTPClientTransport.swift#1
@@ -779,7 +779,7 @@ func example_StrataTesting_MockTransport_1() async throws {
 
 // MARK: - README.md
 
-/// `README.md`, example quick-start (line 59).
+/// `README.md`, example quick-start (line 63).
 func example_README_quick_start() async throws -> (url: String?, contentType: String?, body: Data?, userURL: String?) {
     // doc-example: README.md#quick-start
     // Raw layer: what the server sends. `typealias Raw = JSON` is all a Codable DTO needs.
@@ -841,7 +841,7 @@ func example_README_quick_start() async throws -> (url: String?, contentType: St
     return (encoded.head.url?.absoluteString, encoded.head.headerFields[.contentType], encoded.body?.bufferedData, try userEndpoint.encoded().head.url?.absoluteString)
 }
 
-/// `README.md`, example dependency-injection-with-swinject (line 150).
+/// `README.md`, example dependency-injection-with-swinject (line 154).
 func example_README_dependency_injection_with_swinject() async throws {
     // doc-example: README.md#dependency-injection-with-swinject
     let container = Container()
@@ -865,14 +865,14 @@ func example_README_dependency_injection_with_swinject() async throws {
     _ = mocked
 }
 
-/// `README.md`, example loading-endpoints (line 225).
+/// `README.md`, example loading-endpoints (line 230).
 func example_README_loading_endpoints() async throws {
     struct User: Decodable { let name: String }
     actor Tokens { var current: String? = "saved" }
     let tokens = Tokens()
     let userEndpoint = Endpoint(RequestDescription(route: "http://example.com/user/42"), decoding: User.self)
     // doc-example: README.md#loading-endpoints
-    let transport = AsyncHTTPClientTransport()          // owns an HTTPClient; shut it down at the end
+    let transport = AsyncHTTPClientTransport()          // owns an HTTPClient: shut down below, or when dropped
     let networker = Networker(
         transport: transport,
         middleware: [
@@ -899,7 +899,7 @@ func example_README_loading_endpoints() async throws {
     _ = task
 }
 
-/// `README.md`, example loading-endpoints-2 (line 260).
+/// `README.md`, example loading-endpoints-2 (line 265).
 func example_README_loading_endpoints_2(networker: Networker) async throws -> [String] {
     struct User: Decodable { let name: String }
     struct APIProblem: Decodable { let error: String }
@@ -923,7 +923,7 @@ func example_README_loading_endpoints_2(networker: Networker) async throws -> [S
     return printed
 }
 
-// `README.md`, example writing-a-feature (line 312), at file scope (it declares an extension).
+// `README.md`, example writing-a-feature (line 317), at file scope (it declares an extension).
 // doc-example: README.md#writing-a-feature
 enum PriorityKey: CallValueKey { typealias Value = Int }           // an endpoint's option
 enum QueueTimeKey: CallValueKey { typealias Value = Duration }     // what the step reports
@@ -950,7 +950,7 @@ struct PriorityMiddleware: Middleware {
 }
 // end doc-example
 
-/// `README.md`, example redirects (line 388).
+/// `README.md`, example redirects (line 393).
 func example_README_redirects() async throws {
     // doc-example: README.md#redirects
     var configuration = Networker.Configuration()
@@ -959,7 +959,7 @@ func example_README_redirects() async throws {
     _ = configuration
 }
 
-/// `README.md`, example redirects-2 (line 395).
+/// `README.md`, example redirects-2 (line 400).
 func example_README_redirects_2() async throws -> (name: String, paths: [String]) {
     struct User: Decodable { let name: String }
     let userEndpoint = Endpoint(RequestDescription(route: "http://example.com/user/42"), decoding: User.self)
@@ -974,7 +974,7 @@ func example_README_redirects_2() async throws -> (name: String, paths: [String]
     return (user.name, mock.requests.map(\.path))
 }
 
-/// `README.md`, example coming-from-alamofire-moya-or-nodekit (line 414).
+/// `README.md`, example coming-from-alamofire-moya-or-nodekit (line 419).
 func example_README_coming_from_alamofire_moya_or_nodekit(transport: MockTransport, api: URL?, traceID: String) async throws -> (user: String, fresh: String, gone: String?) {
     struct UserEntry: Codable, RawMappable { typealias Raw = JSON; let id: Int; let name: String }
     struct User: DTODecodable {
@@ -1012,7 +1012,7 @@ func example_README_coming_from_alamofire_moya_or_nodekit(transport: MockTranspo
     return (user.name, fresh.name, gone?.name)
 }
 
-/// `README.md`, example coming-from-alamofire-moya-or-nodekit-2 (line 438).
+/// `README.md`, example coming-from-alamofire-moya-or-nodekit-2 (line 443).
 func example_README_coming_from_alamofire_moya_or_nodekit_2() async throws -> (search: String?, create: Data?, signup: Data?) {
     // doc-example: README.md#coming-from-alamofire-moya-or-nodekit-2
     // GET parameters go in the query, POST/PUT/PATCH parameters in a JSON body: nothing to pick.
@@ -1033,7 +1033,7 @@ func example_README_coming_from_alamofire_moya_or_nodekit_2() async throws -> (s
     return (try search.encoded().head.url?.absoluteString, try create.encoded().body?.bufferedData, try signup.encoded().body?.bufferedData)
 }
 
-/// `README.md`, example resilience (line 555).
+/// `README.md`, example resilience (line 560).
 func example_README_resilience() async throws -> Networker {
     let savedToken = "saved"
     @Sendable func renewToken(_ token: String) async throws -> BearerToken { BearerToken("renewed-\(token)") }
@@ -1050,7 +1050,7 @@ func example_README_resilience() async throws -> Networker {
     return networker
 }
 
-/// `README.md`, example caching (line 660).
+/// `README.md`, example caching (line 665).
 func example_README_caching() async throws {
     struct Feed: Decodable, Sendable { let items: [String] }
     let auth = AuthenticationMiddleware(BearerTokenProvider(BearerToken("t")) { _ in BearerToken("t2") })
@@ -1068,7 +1068,7 @@ func example_README_caching() async throws {
     _ = outcome
 }
 
-/// `README.md`, example streams (line 708).
+/// `README.md`, example streams (line 713).
 func example_README_streams() async throws {
     let networker = Networker(transport: MockTransport())
     let prompt = ["prompt": "Hello"]
@@ -1085,7 +1085,7 @@ func example_README_streams() async throws {
     _ = chat
 }
 
-/// `README.md`, example streams-2 (line 749).
+/// `README.md`, example streams-2 (line 762).
 func example_README_streams_2() async throws {
     struct LogEntry: Decodable, Sendable { let message: String }
     let networker = Networker(transport: MockTransport())

@@ -375,6 +375,8 @@ struct URLSessionTransportTests {
             ("Failed writing header", .malformedResponse),
             ("Invalid Content-Length: value", .malformedResponse),
             ("Illegal or missing hexadecimal sequence in chunked-encoding", .malformedResponse),
+            ("Too long hexadecimal number in chunked-encoding", .malformedResponse),
+            ("Unsupported HTTP version in response", .malformedResponse),
             ("Error while processing content unencoding: invalid block type", .malformedResponse),
             ("SSL certificate problem: self-signed certificate", .tls),
             ("unsupported URL", nil),

@@ -63,6 +63,11 @@ struct HostileCase: Sendable, Hashable, CustomStringConvertible {
             seed: 5, text: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 4\r\n\r\nabcd", ending: .silence),
         // Nothing at all.
         HostileCase(seed: 6, text: "", ending: .fin),
+        // A status code under 100, then a body: AsyncHTTPClient 1.37 takes the head for an
+        // informational one and ignores it, SwiftNIO's decoder passes the body on, and
+        // AsyncHTTPClient stops the process (found by the long run).
+        HostileCase(seed: 7, text: "HTTP/1.1 099 Low\r\nContent-Length: 2\r\n\r\nok", ending: .fin),
+        HostileCase(seed: 8, text: "HTTP/1.1 000 Zero\r\n\r\nok", ending: .silence),
     ]
 
     private init(seed: UInt64, text: String, ending: Ending) {

@@ -38,9 +38,8 @@ struct HostileRun: Codable, Sendable {
     func run() async throws {
         guard let transport = TransportKind(rawValue: transport) else { throw HostileRunError.unknownTransport }
         let log = try HostileLog(path: logPath)
-        let cases = Dictionary(uniqueKeysWithValues: seeds.map { ($0, HostileCase(seed: $0)) })
         let sampler = PeakRSSSampler()
-        let reuses = try await HostileServer.with(lanes: concurrency, cases: { cases[$0] }) { server in
+        let reuses = try await HostileServer.with(lanes: concurrency, cases: { HostileCase(seed: $0) }) { server in
             try await transport.with { client in
                 var configuration = Networker.Configuration()
                 configuration.timeout = .milliseconds(deadlineMilliseconds)
