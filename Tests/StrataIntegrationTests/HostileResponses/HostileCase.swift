@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 
 /// One response a hostile server sends: the bytes after the request head, then how the
 /// connection ends. Made from its ``seed`` alone (``init(seed:)``), so that a failing case
@@ -95,23 +96,5 @@ struct HostileCase: Sendable, Hashable, CustomStringConvertible {
             }
         }
         return text
-    }
-}
-
-/// A small, fast, seedable generator (Steele, Lea and Flood's SplitMix64): the same seed
-/// gives the same numbers on every platform and run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,5 @@
+import StrataTestSupport
+
 /// How ``HostileCase`` makes a response from a seed: one in ten is random bytes; the rest
 /// take a valid response (a length-framed, chunked or close-delimited `200`, a `404`, a
 /// `204`, a `100` before a `200`) and change it one to three times at random positions.

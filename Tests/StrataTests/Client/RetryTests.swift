@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import StrataTestSupport
 import Testing
 
 @testable import Strata
@@ -74,22 +75,9 @@ final class ScriptedTransport: Transport {
         #expect(slept[1] >= .zero && slept[1] <= .milliseconds(200))
     }
 
-    /// A seeded generator (SplitMix64): reproducible draws, and real state for `inout` (a
-    /// zero-sized `SystemRandomNumberGenerator` passed `inout` crashed ThreadSanitizer).
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test func backoffStaysWithinItsCeilingAndCap() {
         let policy = RetryPolicy(initialBackoff: .milliseconds(100), maxBackoff: .milliseconds(350))
-        var generator = SeededGenerator(state: 42)
+        var generator = SplitMix64(seed: 42)
         for attempt in 1...40 {
             let ceiling = min(.milliseconds(100) * (1 << min(attempt - 1, 30)), Duration.milliseconds(350))
             for _ in 0..<50 {
@@ -100,8 +88,8 @@ final class ScriptedTransport: Transport {
             }
         }
         // The same seed draws the same waits.
-        var first = SeededGenerator(state: 7)
-        var second = SeededGenerator(state: 7)
+        var first = SplitMix64(seed: 7)
+        var second = SplitMix64(seed: 7)
         #expect(
             (1...5).map { policy.backoff(after: $0, using: &first) }
                 == (1...5).map { policy.backoff(after: $0, using: &second) })
