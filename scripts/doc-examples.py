@@ -403,6 +403,20 @@ CONTEXT: dict[str, Context] = {
         let endpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/chat"))
         """
     ),
+    "Sources/Strata/Features/Pagination/Networker+Pages.swift#1": Context(
+        declarations="""
+        struct User: Decodable, Sendable { let name: String }
+        let networker = Networker(transport: MockTransport())
+        let usersEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/users"), decoding: [User].self)
+        """
+    ),
+    "README.md#pagination": Context(
+        declarations="""
+        struct User: Decodable, Sendable { let name: String }
+        struct FeedPage: Decodable, Sendable { let items: [String]; let nextCursor: String? }
+        let networker = Networker(transport: MockTransport())
+        """
+    ),
     "README.md#caching": Context(
         declarations="""
         struct Feed: Decodable, Sendable { let items: [String] }

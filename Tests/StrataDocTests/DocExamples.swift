@@ -278,6 +278,41 @@ func example_Strata_Features_Headers_HeadersMiddleware_1() async throws {
     _ = bearer
 }
 
+// MARK: - Sources/Strata/Features/Pagination/Networker+Pages.swift
+
+/// `Sources/Strata/Features/Pagination/Networker+Pages.swift`, example 1 (line 5).
+func example_Strata_Features_Pagination_Networker_Pages_1() async throws {
+    struct User: Decodable, Sendable { let name: String }
+    let networker = Networker(transport: MockTransport())
+    let usersEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/users"), decoding: [User].self)
+    // doc-example: Sources/Strata/Features/Pagination/Networker+Pages.swift#1
+    for try await users in networker.pages(usersEndpoint, style: .pageNumber("page")) {
+        print(users.count)  // a page: [User]
+    }
+    var names: [String] = []
+    for try await user in networker.pages(usersEndpoint, style: .linkHeader).items {
+        names.append(user.name)
+    }
+    // end doc-example
+    _ = names
+}
+
+// MARK: - Sources/Strata/Features/Pagination/WebLink.swift
+
+/// `Sources/Strata/Features/Pagination/WebLink.swift`, example 1 (line 8).
+func example_Strata_Features_Pagination_WebLink_1() async throws {
+    // doc-example: Sources/Strata/Features/Pagination/WebLink.swift#1
+    let links = WebLink.links(in: #"<https://api.example.com/users?page=3>; rel="next", </users?page=9>; rel=last"#)
+    let next = links.first { $0.relations.contains("next") }?.url(relativeTo: nil)
+    // https://api.example.com/users?page=3
+    let last = links.first { $0.relations.contains("last") }?.url(relativeTo: URL(string: "https://api.example.com/a"))
+    // https://api.example.com/users?page=9
+    // end doc-example
+    _ = links
+    _ = next
+    _ = last
+}
+
 // MARK: - Sources/Strata/Features/Resilience/Array+Resilient.swift
 
 /// `Sources/Strata/Features/Resilience/Array+Resilient.swift`, example 1 (line 5).
@@ -1097,4 +1132,26 @@ func example_README_streams_2() async throws {
     }
     // end doc-example
     _ = body
+}
+
+/// `README.md`, example pagination (line 785).
+func example_README_pagination() async throws {
+    struct User: Decodable, Sendable { let name: String }
+    struct FeedPage: Decodable, Sendable { let items: [String]; let nextCursor: String? }
+    let networker = Networker(transport: MockTransport())
+    // doc-example: README.md#pagination
+    let firstPage = Endpoint(RequestDescription(route: "https://api.example.com/users?per=50"), decoding: [User].self)
+    for try await user in networker.pages(firstPage, style: .pageNumber("page")).items {
+        print(user.name)  // page 1, 2, … until an empty page
+    }
+    let byOffset = networker.pages(firstPage, style: .offset(pageSize: 50))  // until a short page
+    let byLink = networker.pages(firstPage, style: .linkHeader, limit: 20)  // `Link: <…>; rel="next"`
+    let byCursor = networker.pages(
+        Endpoint(RequestDescription(route: "https://api.example.com/feed"), decoding: FeedPage.self),
+        style: .cursor("cursor") { $0.nextCursor })  // until a page has no cursor
+    // end doc-example
+    _ = firstPage
+    _ = byOffset
+    _ = byLink
+    _ = byCursor
 }
