@@ -266,6 +266,8 @@ import Testing
         } catch {
             #expect(error.status == 404)
             #expect(error.status != 500)
+            let expected = 404
+            #expect(error.statusCode == expected)
             #expect(error.kind == .unacceptableStatus)
         }
     }

@@ -176,6 +176,10 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
     /// The response status, when a response arrived.
     public var status: HTTPResponse.Status? { response?.status }
 
+    /// The response status code, when a response arrived: for comparing with an `Int`
+    /// value (`error.statusCode == expected`), which ``status`` allows only for literals.
+    public var statusCode: Int? { response?.status.code }
+
     /// The transport's failure, for ``Kind/transport``.
     public var transportError: TransportError? { underlying as? TransportError }
 
