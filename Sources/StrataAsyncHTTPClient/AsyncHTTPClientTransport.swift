@@ -123,10 +123,11 @@ public struct AsyncHTTPClientTransport: Transport {
             do {
                 response = try await execute(request, body: body, deadline: deadline)
                 break
-            } catch  where sends < Self.maximumSends && Self.wasStaleConnection(error, for: request, body: body) {
-                sends += 1
             } catch {
-                throw TransportErrorClassifier.classify(error, deadline: deadline)
+                guard sends < Self.maximumSends, Self.wasStaleConnection(error, for: request, body: body) else {
+                    throw TransportErrorClassifier.classify(error, deadline: deadline)
+                }
+                sends += 1
             }
         }
         return try ResponseConversion.convert(
