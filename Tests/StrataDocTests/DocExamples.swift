@@ -1134,7 +1134,21 @@ func example_README_streams_2() async throws {
     _ = body
 }
 
-/// `README.md`, example pagination (line 785).
+/// `README.md`, example uploads (line 785).
+func example_README_uploads() async throws {
+    // doc-example: README.md#uploads
+    let video = RequestDescription(
+        route: "https://api.example.com/videos/7", method: .put,
+        body: .file(URL(fileURLWithPath: "/tmp/clip.mp4")))  // Content-Type: video/mp4, from the name
+    let live = RequestDescription(
+        route: "https://api.example.com/logs", method: .post,
+        body: .stream(MessageBody(length: nil, streaming: AsyncStream<Data> { $0.finish() }), contentType: "text/plain"))
+    // end doc-example
+    _ = video
+    _ = live
+}
+
+/// `README.md`, example pagination (line 802).
 func example_README_pagination() async throws {
     struct User: Decodable, Sendable { let name: String }
     struct FeedPage: Decodable, Sendable { let items: [String]; let nextCursor: String? }

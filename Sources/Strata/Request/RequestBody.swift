@@ -6,4 +6,15 @@ public enum RequestBody: Sendable {
     case data(Data, contentType: String?)
     /// A `multipart/form-data` body, streamed part by part so files are never read whole.
     case multipart(MultipartFormData)
+    /// The bytes of the file at this URL, streamed from disk (never read whole) with a
+    /// `Content-Length` of its size, and this `Content-Type` (when `nil`, the type its
+    /// name suggests, else `application/octet-stream`). The file is opened anew on each
+    /// send, so retries and `307`/`308` redirects send it again; a file that is not a
+    /// regular file, or whose size changes while it is sent, fails with ``MultipartError``.
+    case file(URL, contentType: String? = nil)
+    /// A body of your own, for example chunks from an `AsyncSequence`
+    /// (`MessageBody(length:streaming:)`), sent as it is with this `Content-Type`. A
+    /// one-shot body is sent once: a retry or redirect that needs it again fails
+    /// (``RedirectError`` for a redirect; a retry is not made).
+    case stream(MessageBody, contentType: String?)
 }

@@ -62,6 +62,17 @@ extension RequestDescription {
             case .multipart(let form):
                 bodyBytes = MessageBody(length: form.contentLength) { form.makeChunks() }
                 contentType = form.contentType
+            case .file(let file, let type):
+                let size = try MultipartFileInfo.size(ofRegularFileAt: file)
+                bodyBytes = MessageBody(length: size) {
+                    MultipartFormData.Chunks(segments: [.file(file, size: size)], chunkSize: 64 * 1024)
+                }
+                contentType =
+                    type ?? MultipartMediaTypes.type(forFileName: file.lastPathComponent)
+                    ?? MultipartMediaTypes.fallback
+            case .stream(let body, let type):
+                bodyBytes = body
+                contentType = type
             }
         }
         if let contentType, headers[.contentType] == nil {
