@@ -417,6 +417,13 @@ CONTEXT: dict[str, Context] = {
         let networker = Networker(transport: MockTransport())
         """
     ),
+    "Sources/Strata/Features/Transfers/Networker+Download.swift#1": Context(
+        declarations="""
+        let networker = Networker(transport: MockTransport())
+        let videoEndpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/videos/7"))
+        let moviesFolder = FileManager.default.temporaryDirectory
+        """
+    ),
     "README.md#caching": Context(
         declarations="""
         struct Feed: Decodable, Sendable { let items: [String] }

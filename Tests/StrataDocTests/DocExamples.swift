@@ -373,6 +373,21 @@ func example_Strata_Features_Streams_Networker_Events_1() async throws {
     // end doc-example
 }
 
+// MARK: - Sources/Strata/Features/Transfers/Networker+Download.swift
+
+/// `Sources/Strata/Features/Transfers/Networker+Download.swift`, example 1 (line 21).
+func example_Strata_Features_Transfers_Networker_Download_1() async throws {
+    let networker = Networker(transport: MockTransport())
+    let videoEndpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/videos/7"))
+    let moviesFolder = FileManager.default.temporaryDirectory
+    // doc-example: Sources/Strata/Features/Transfers/Networker+Download.swift#1
+    let result = try await networker.download(videoEndpoint, to: moviesFolder.appendingPathComponent("clip.mp4")) {
+        print("\(Int(($0.fraction ?? 0) * 100)) %")
+    }
+    // end doc-example
+    _ = result
+}
+
 // MARK: - Sources/Strata/Interface/CallValues.swift
 
 // `Sources/Strata/Interface/CallValues.swift`, example 1 (line 9), at file scope (it declares an extension).

@@ -1,0 +1,188 @@
+import Foundation
+import HTTPTypes
+
+/// What a finished download came to.
+public struct DownloadResult: Sendable {
+    /// Where the file is now: the destination.
+    public let file: URL
+    /// Its size.
+    public let bytes: Int64
+    /// How many bytes a partial file from an earlier attempt already held (0 for a fresh start).
+    public let resumedFrom: Int64
+    /// The last response's head (`200`, `206`, or `416` for a partial file already complete).
+    public let response: HTTPResponse
+}
+
+extension Networker {
+    /// Downloads `endpoint`'s response body to the file at `destination`, resuming an
+    /// earlier attempt where it stopped.
+    ///
+    /// ```swift
+    /// let result = try await networker.download(videoEndpoint, to: moviesFolder.appendingPathComponent("clip.mp4")) {
+    ///     print("\(Int(($0.fraction ?? 0) * 100)) %")
+    /// }
+    /// ```
+    ///
+    /// The body streams into `<destination>.strata-partial` (memory stays bounded) and is
+    /// moved onto `destination` only when it is complete — its length matches the one the
+    /// server declared, when it declared one. A failed or cancelled download leaves the
+    /// partial file with `<destination>.strata-partial.json` (the URL, and the strong
+    /// `ETag` or else `Last-Modified` of the response), so the next call — in this process
+    /// or after a restart — asks for the rest with `Range: bytes=N-` and `If-Range`:
+    /// a `206` whose `Content-Range` starts at `N` is appended, a `200` (the server changed
+    /// the file, or does not do ranges) starts again from zero, and a `416` for a partial
+    /// file that already holds everything completes it. Two versions of a file are never
+    /// spliced together.
+    ///
+    /// Each attempt is a call through the client's middleware; its deadline covers the wait
+    /// for the head, and each read of the body must deliver within `idleTimeout`.
+    /// - Parameters:
+    ///   - endpoint: the file's request; its parse function is not used.
+    ///   - destination: where the file goes; an existing file there is replaced.
+    ///   - idleTimeout: how long one read of the body may wait for bytes.
+    ///   - progress: called with the bytes so far, at most about 20 times a second and
+    ///     once more at the end, from the task running the download.
+    /// - Throws: ``StrataError``: the call's own failures, and
+    ///   ``StrataError/Kind/transfer`` (``TransferError``) when the file cannot be written
+    ///   or the response does not continue or complete it.
+    public func download<Response>(
+        _ endpoint: Endpoint<Response>,
+        to destination: URL,
+        idleTimeout: Duration? = .seconds(60),
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws(StrataError) -> DownloadResult {
+        let partial = DownloadState.partialFile(for: destination)
+        let stateFile = DownloadState.stateFile(for: destination)
+        let source = (try? endpoint.request.route.url().absoluteString) ?? ""
+        var request = endpoint.validation(ResponseValidation(statusCodes: Array(200..<300) + [416]))
+        var offset: Int64 = 0
+        if let saved = DownloadState.load(from: stateFile), saved.url == source,
+            let size = Self.fileSize(partial), size > 0
+        {
+            offset = size
+            request = request.header(.range, "bytes=\(size)-").header(.ifRange, saved.validator)
+        } else {
+            Self.remove(partial, stateFile)
+        }
+        let resumedFrom = offset
+        let (head, body) = try await stream(request, idleTimeout: idleTimeout)
+        var total: Int64?
+        switch head.status.code {
+        case 206:
+            let contentRange = head.headerFields[.contentRange]
+            guard let range = DownloadState.contentRange(contentRange), range.start == offset else {
+                Self.remove(partial, stateFile)
+                throw StrataError(
+                    .transfer,
+                    underlying: TransferError.unexpectedRange(expectedStart: offset, contentRange: contentRange),
+                    response: head)
+            }
+            total = range.total
+        case 416:
+            guard offset > 0, DownloadState.unsatisfiedTotal(head.headerFields[.contentRange]) == offset else {
+                Self.remove(partial, stateFile)
+                throw StrataError(.unacceptableStatus, response: head)
+            }
+            return try Self.complete(
+                partial, stateFile, destination, bytes: offset, resumedFrom: resumedFrom, head, progress)
+        default:
+            offset = 0
+            total = body.length
+        }
+        if let validator = DownloadState.validator(of: head.headerFields) {
+            try Self.fileSystem {
+                try DownloadState(url: source, validator: validator, total: total).save(to: stateFile)
+            }
+        } else {
+            Self.remove(stateFile)  // nothing to resume against: a failure starts again
+        }
+        let received = try await Self.write(body, to: partial, at: offset, total: total, head: head, progress)
+        if let total, received != total {
+            throw StrataError(
+                .transfer, underlying: TransferError.lengthMismatch(expected: total, received: received), response: head
+            )
+        }
+        return try Self.complete(
+            partial, stateFile, destination, bytes: received, resumedFrom: resumedFrom, head, progress)
+    }
+
+    /// Appends `body` to `file` from `offset` (truncating there), reporting progress.
+    /// - Returns: the file's length when the body ended.
+    private static func write(
+        _ body: MessageBody, to file: URL, at offset: Int64, total: Int64?, head: HTTPResponse,
+        _ progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws(StrataError) -> Int64 {
+        let handle: FileHandle
+        do {
+            if offset == 0 || !FileManager.default.fileExists(atPath: file.path) {
+                guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+                    throw TransferError.fileSystem("cannot create \(file.path)")
+                }
+            }
+            handle = try FileHandle(forWritingTo: file)
+            try handle.truncate(atOffset: UInt64(offset))
+            try handle.seek(toOffset: UInt64(offset))
+        } catch {
+            throw StrataError(.transfer, underlying: error as? TransferError ?? .fileSystem("\(error)"), response: head)
+        }
+        defer { try? handle.close() }
+        var completed = offset
+        var lastReport = ContinuousClock.now
+        progress?(TransferProgress(completed: completed, total: total))
+        do {
+            for try await chunk in body {
+                do {
+                    try handle.write(contentsOf: chunk)
+                } catch {
+                    throw StrataError(.transfer, underlying: TransferError.fileSystem("\(error)"), response: head)
+                }
+                completed += Int64(chunk.count)
+                if let progress, lastReport.duration(to: .now) >= .milliseconds(50) {
+                    lastReport = .now
+                    progress(TransferProgress(completed: completed, total: total))
+                }
+            }
+        } catch let error as StrataError {
+            throw error
+        } catch is CancellationError {
+            throw StrataError(.cancelled, response: head)
+        } catch {
+            throw StrataError(
+                .transport, underlying: error as? TransportError ?? TransportError(.other, underlying: error),
+                response: head, phase: .readingBody)
+        }
+        return completed
+    }
+
+    /// Moves the finished partial file onto `destination` and forgets the saved state.
+    private static func complete(
+        _ partial: URL, _ stateFile: URL, _ destination: URL, bytes: Int64, resumedFrom: Int64, _ head: HTTPResponse,
+        _ progress: (@Sendable (TransferProgress) -> Void)?
+    ) throws(StrataError) -> DownloadResult {
+        try fileSystem {
+            if FileManager.default.fileExists(atPath: destination.path) {
+                try FileManager.default.removeItem(at: destination)
+            }
+            try FileManager.default.moveItem(at: partial, to: destination)
+        }
+        remove(stateFile)
+        progress?(TransferProgress(completed: bytes, total: bytes))
+        return DownloadResult(file: destination, bytes: bytes, resumedFrom: resumedFrom, response: head)
+    }
+
+    private static func fileSystem(_ work: () throws -> Void) throws(StrataError) {
+        do {
+            try work()
+        } catch {
+            throw StrataError(.transfer, underlying: TransferError.fileSystem("\(error)"))
+        }
+    }
+
+    private static func fileSize(_ file: URL) -> Int64? {
+        (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value
+    }
+
+    private static func remove(_ files: URL...) {
+        for file in files { try? FileManager.default.removeItem(at: file) }
+    }
+}

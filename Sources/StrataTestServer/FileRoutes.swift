@@ -1,0 +1,98 @@
+import Foundation
+import Hummingbird
+import NIOConcurrencyHelpers
+
+/// `GET /files/:name`: files served as a download server serves them, for the transfer
+/// tests. Each response carries `ETag` (strong, changed with the content), `Last-Modified`
+/// and `Accept-Ranges: bytes`; `Range: bytes=N-` gets a `206` with `Content-Range` (or a
+/// `416` with `Content-Range: bytes */SIZE` past the end), and an `If-Range` that does not
+/// match the current `ETag` gets the whole file with `200`. A test replaces a file with
+/// ``set(_:_:)``, has the next response close its connection after some bytes with
+/// ``drop(_:after:)``, and makes the server ignore ranges with ``ignoresRanges``.
+public final class FileRoutes: Sendable {
+    private struct Stored: Sendable {
+        var data: Data
+        var version: Int
+    }
+
+    private let files = NIOLockedValueBox<[String: Stored]>([:])
+    private let received = NIOLockedValueBox<[String]>([])
+    private let drops = NIOLockedValueBox<[String: Int]>([:])
+    private let ignoring = NIOLockedValueBox(false)
+
+    /// Whether every request gets the whole file with `200`, `Range` or not.
+    public var ignoresRanges: Bool {
+        get { ignoring.withLockedValue { $0 } }
+        set { ignoring.withLockedValue { $0 = newValue } }
+    }
+
+    /// Makes the next response for `name` close its connection after `bytes` body bytes.
+    public func drop(_ name: String, after bytes: Int) {
+        drops.withLockedValue { $0[name] = bytes }
+    }
+
+    /// Creates the routes with no file.
+    public init() {}
+
+    /// Serves `data` as `name`, as a new version when it was there before.
+    public func set(_ name: String, _ data: Data) {
+        files.withLockedValue { files in
+            files[name] = Stored(data: data, version: (files[name]?.version ?? 0) + 1)
+        }
+    }
+
+    /// The `Range` of every request so far (`-` for none), in order.
+    public var ranges: [String] { received.withLockedValue { $0 } }
+
+    /// Adds the route to `router`.
+    public func register(on router: Router<BasicRequestContext>) {
+        router.get("files/:name") { request, context in
+            let name = context.parameters.get("name") ?? ""
+            guard let file = self.files.withLockedValue({ $0[name] }) else { return Response(status: .notFound) }
+            let range = request.headers[.range]
+            self.received.withLockedValue { $0.append(range ?? "-") }
+            let etag = "\"v\(file.version)\""
+            var headers: HTTPFields = [
+                .eTag: etag, .lastModified: "Wed, 25 Nov 2026 10:00:0\(file.version % 10) GMT", .acceptRanges: "bytes",
+                .contentType: "application/octet-stream",
+            ]
+            let size = file.data.count
+            var start = 0
+            var status = HTTPResponse.Status.ok
+            if !self.ignoresRanges, let range, range.hasPrefix("bytes="), range.hasSuffix("-"),
+                let first = Int(range.dropFirst(6).dropLast()),
+                request.headers[.ifRange].map({ $0 == etag }) ?? true
+            {
+                guard first < size else {
+                    headers[.contentRange] = "bytes */\(size)"
+                    return Response(status: .rangeNotSatisfiable, headers: headers)
+                }
+                start = first
+                status = .partialContent
+                headers[.contentRange] = "bytes \(first)-\(size - 1)/\(size)"
+            }
+            let body = file.data[(file.data.startIndex + start)...]
+            let drop = self.drops.withLockedValue { $0.removeValue(forKey: name) }
+            headers[.contentLength] = String(body.count)
+            return Response(
+                status: status, headers: headers,
+                body: .init { writer in
+                    var sent = 0
+                    for chunkStart in stride(from: body.startIndex, to: body.endIndex, by: 64 * 1024) {
+                        var chunk = body[chunkStart..<min(chunkStart + 64 * 1024, body.endIndex)]
+                        if let drop, sent + chunk.count > drop {
+                            chunk = chunk.prefix(drop - sent)
+                            try await writer.write(ByteBuffer(bytes: chunk))
+                            throw FileRouteDrop()
+                        }
+                        try await writer.write(ByteBuffer(bytes: chunk))
+                        sent += chunk.count
+                    }
+                    try await writer.finish(nil)
+                })
+        }
+    }
+}
+
+/// Ends a `/files` response early, which closes its connection.
+struct FileRouteDrop: Error {}
