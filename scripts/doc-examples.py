@@ -424,6 +424,12 @@ CONTEXT: dict[str, Context] = {
         let moviesFolder = FileManager.default.temporaryDirectory
         """
     ),
+    "README.md#transfers-2": Context(
+        declarations="""
+        let networker = Networker(transport: MockTransport())
+        let movieEndpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/movies/1"))
+        """
+    ),
     "README.md#caching": Context(
         declarations="""
         struct Feed: Decodable, Sendable { let items: [String] }

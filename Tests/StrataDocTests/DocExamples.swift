@@ -1149,9 +1149,9 @@ func example_README_streams_2() async throws {
     _ = body
 }
 
-/// `README.md`, example uploads (line 785).
-func example_README_uploads() async throws {
-    // doc-example: README.md#uploads
+/// `README.md`, example transfers (line 786).
+func example_README_transfers() async throws {
+    // doc-example: README.md#transfers
     let video = RequestDescription(
         route: "https://api.example.com/videos/7", method: .put,
         body: .file(URL(fileURLWithPath: "/tmp/clip.mp4")))  // Content-Type: video/mp4, from the name
@@ -1163,7 +1163,20 @@ func example_README_uploads() async throws {
     _ = live
 }
 
-/// `README.md`, example pagination (line 802).
+/// `README.md`, example transfers-2 (line 804).
+func example_README_transfers_2() async throws {
+    let networker = Networker(transport: MockTransport())
+    let movieEndpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/movies/1"))
+    // doc-example: README.md#transfers-2
+    let result = try await networker.download(movieEndpoint, to: URL(fileURLWithPath: "/tmp/movie.mp4")) { progress in
+        print(progress.completed, progress.total ?? -1)  // at most ~20 times a second, and at the end
+    }
+    print(result.bytes, result.resumedFrom)
+    // end doc-example
+    _ = result
+}
+
+/// `README.md`, example pagination (line 821).
 func example_README_pagination() async throws {
     struct User: Decodable, Sendable { let name: String }
     struct FeedPage: Decodable, Sendable { let items: [String]; let nextCursor: String? }
