@@ -20,6 +20,14 @@ public final class FileRoutes: Sendable {
     private let drops = NIOLockedValueBox<[String: Int]>([:])
     private let ignoring = NIOLockedValueBox(false)
 
+    private let coding = NIOLockedValueBox<String?>(nil)
+
+    /// A `Content-Encoding` every response claims (the bytes stay as they are), or `nil`.
+    public var contentEncoding: String? {
+        get { coding.withLockedValue { $0 } }
+        set { coding.withLockedValue { $0 = newValue } }
+    }
+
     /// Whether every request gets the whole file with `200`, `Range` or not.
     public var ignoresRanges: Bool {
         get { ignoring.withLockedValue { $0 } }
@@ -56,6 +64,7 @@ public final class FileRoutes: Sendable {
                 .eTag: etag, .lastModified: "Wed, 25 Nov 2026 10:00:0\(file.version % 10) GMT", .acceptRanges: "bytes",
                 .contentType: "application/octet-stream",
             ]
+            if let coding = self.contentEncoding { headers[.contentEncoding] = coding }
             let size = file.data.count
             var start = 0
             var status = HTTPResponse.Status.ok

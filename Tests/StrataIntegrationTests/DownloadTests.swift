@@ -140,4 +140,19 @@ struct DownloadTests {
             #expect(Self.contents(of: file.deletingLastPathComponent()) == ["movie.bin"])
         }
     }
+
+    /// A content-coded body is decoded on arrival, so its bytes on disk are no offset into
+    /// the coded ones: it is not resumed. (AsyncHTTPClient only: curl refuses a coding it
+    /// does not know.)
+    @Test func aContentCodedBodyIsNotResumed() async throws {
+        try await Self.withServer(.asyncHTTPClient) { networker, endpoint, routes, file in
+            routes.contentEncoding = "x-strata"
+            _ = try await Self.interrupted(networker, endpoint, routes, file)
+            #expect(Self.contents(of: file.deletingLastPathComponent()) == ["movie.bin.strata-partial"])
+            let result = try await networker.download(endpoint, to: file)
+            #expect(result.resumedFrom == 0)
+            #expect(try Data(contentsOf: file) == Self.source)
+            #expect(routes.ranges == ["-", "-"])
+        }
+    }
 }

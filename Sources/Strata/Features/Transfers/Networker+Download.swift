@@ -32,7 +32,8 @@ extension Networker {
     /// a `206` whose `Content-Range` starts at `N` is appended, a `200` (the server changed
     /// the file, or does not do ranges) starts again from zero, and a `416` for a partial
     /// file that already holds everything completes it. Two versions of a file are never
-    /// spliced together.
+    /// spliced together. A response with a content coding (which transports decode) or
+    /// with neither validator is not resumed: a failure there starts over.
     ///
     /// Each attempt is a call through the client's middleware; its deadline covers the wait
     /// for the head, and each read of the body must deliver within `idleTimeout`.
@@ -89,7 +90,10 @@ extension Networker {
             offset = 0
             total = body.length
         }
-        if let validator = DownloadState.validator(of: head.headerFields) {
+        // A content-coded body arrives decoded, so its length on disk is no offset into what
+        // a range would count: such a download starts over rather than resume.
+        let isContentCoded = head.headerFields[.contentEncoding].map { $0.lowercased() != "identity" } ?? false
+        if !isContentCoded, let validator = DownloadState.validator(of: head.headerFields) {
             try Self.fileSystem {
                 try DownloadState(url: source, validator: validator, total: total).save(to: stateFile)
             }
