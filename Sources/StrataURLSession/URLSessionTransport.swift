@@ -10,15 +10,17 @@ import Strata
 /// (swift-corelibs-foundation's `FoundationNetworking`).
 ///
 /// - Warning: On Linux, a server (or anything on the path to it) can stop a process that
-///   uses this transport: `FoundationNetworking` ends the process with
+///   uses this transport. `FoundationNetworking` ends the process with
 ///   `Fatal error: Transfer completed, but there's no response.` (`NativeProtocol.swift`)
 ///   when the connection closes before a whole response head has arrived — for example
 ///   `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Len`, then FIN, or
-///   nothing at all, then FIN. No transport can catch that. Of Strata's hostile-response
-///   corpus it is the only crash site, and about one response in 25 of that corpus
-///   reaches it — any server that fails mid-response can. That is why `Networker()` uses
-///   AsyncHTTPClient on Linux (whose one crash site needs a status code under 100
-///   followed by a body); choose this transport there only for servers you trust.
+///   nothing at all, then FIN — and traps in a libcurl callback
+///   (`_EasyHandle.setupCallbacks`) on a `Content-Length` of `9223372036854775807`. No
+///   transport can catch either. They are the only crash sites of Strata's
+///   hostile-response corpus on this transport, and about one response in 40 of that
+///   corpus reaches them — any server that fails mid-response can. That is why
+///   `Networker()` uses AsyncHTTPClient on Linux (whose one crash site needs a status code
+///   under 100 followed by a body); choose this transport there only for servers you trust.
 ///
 /// ## On a session the transport creates
 /// ``init(configuration:streamedBodyLimit:responseBufferLimit:)`` makes a session whose

@@ -69,6 +69,10 @@ struct HostileCase: Sendable, Hashable, CustomStringConvertible {
         // AsyncHTTPClient stops the process (found by the long run).
         HostileCase(seed: 7, text: "HTTP/1.1 099 Low\r\nContent-Length: 2\r\n\r\nok", ending: .fin),
         HostileCase(seed: 8, text: "HTTP/1.1 000 Zero\r\n\r\nok", ending: .silence),
+        // A `Content-Length` of Int64.max: FoundationNetworking traps in a curl callback
+        // (found by the long run).
+        HostileCase(
+            seed: 9, text: "HTTP/1.1 200 OK\r\nContent-Length: 9223372036854775807\r\n\r\nok", ending: .silence),
     ]
 
     private init(seed: UInt64, text: String, ending: Ending) {

@@ -151,8 +151,9 @@ enum HostileCorpus {
         defer { try? errorOutput.close() }
         let process = ChildProcess.make(
             executable: executable, filter: "HostileChildTests",
-            // No symbolicated backtrace on a crash: it takes seconds, and the message says where.
-            environment: [HostileRun.jobVariable: jobURL.path, "SWIFT_BACKTRACE": "enable=no"],
+            // A crash's backtrace unsymbolicated (symbolicating takes seconds): the crashing
+            // address and the image that holds it name a site that has no message.
+            environment: [HostileRun.jobVariable: jobURL.path, "SWIFT_BACKTRACE": Self.backtraceSettings],
             output: errorOutput)
         let rounds = (job.seeds.count + job.concurrency - 1) / job.concurrency
         let deadline = Duration.milliseconds(job.deadlineMilliseconds)
@@ -170,16 +171,39 @@ enum HostileCorpus {
         return (started, .stopped(crashSite(in: errors, status: process.terminationStatus)))
     }
 
-    /// `NativeProtocol.swift:240: Transfer completed, but there's no response.` from a
-    /// Swift runtime error in `errors`, or the signal.
+    /// The Swift runtime's backtrace settings for a child: the crashed thread's first
+    /// frame, unsymbolicated, and the image it is in.
+    static let backtraceSettings =
+        "enable=yes,interactive=no,threads=crashed,symbolicate=off,registers=none,images=mentioned,limit=1"
+
+    /// Where a child stopped, from its standard error: `NativeProtocol.swift:240: Transfer
+    /// completed, but there's no response.` for a runtime error with a message, else
+    /// `Illegal instruction in libFoundationNetworking.so+0xb2f60` (the crashing address
+    /// as an offset into its image, which does not move between runs), else the status.
     static func crashSite(in errors: String, status: Int32) -> String {
-        guard let line = errors.split(separator: "\n").first(where: { $0.contains("Fatal error:") }) else {
-            return "signal \(status)"
+        let lines = errors.split(separator: "\n").map(String.init)
+        if let line = lines.first(where: { $0.contains("Fatal error:") }) {
+            let parts = line.components(separatedBy: ": Fatal error: ")
+            guard parts.count == 2 else { return line }
+            let location = parts[0].split(separator: "/").last.map(String.init) ?? parts[0]
+            return "\(location): \(parts[1])"
         }
-        let parts = line.components(separatedBy: ": Fatal error: ")
-        guard parts.count == 2 else { return String(line) }
-        let location = parts[0].split(separator: "/").last.map(String.init) ?? parts[0]
-        return "\(location): \(parts[1])"
+        // `*** Program crashed: Illegal instruction at 0x00007f3bd7f1ef60 ***` and an image
+        // line `0x00007f3bd7e6c000–0x00007f3bd7f6fbb8 <build id> libFoundationNetworking.so <path>`.
+        guard let crash = lines.first(where: { $0.hasPrefix("*** Program crashed: ") }),
+            let at = crash.range(of: " at 0x"),
+            let address = UInt64(crash[at.upperBound...].prefix { $0.isHexDigit }, radix: 16)
+        else { return "signal \(status)" }
+        let reason = String(crash[crash.index(crash.startIndex, offsetBy: 21)..<at.lowerBound])
+        for line in lines where line.hasPrefix("0x") {
+            let fields = line.split(separator: " ")
+            let bounds = fields.first?.split(separator: "–").map { UInt64($0.dropFirst(2), radix: 16) }
+            guard fields.count >= 3, let bounds, bounds.count == 2, let low = bounds[0], let high = bounds[1],
+                (low..<high).contains(address)
+            else { continue }
+            return "\(reason) in \(fields[2])+0x\(String(address - low, radix: 16))"
+        }
+        return reason
     }
 
     enum ChildError: Error {
