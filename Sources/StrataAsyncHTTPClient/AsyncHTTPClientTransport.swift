@@ -12,6 +12,10 @@ import NIOHTTP1
 ///   head as an informational one, SwiftNIO's decoder passes the body on, and a
 ///   precondition in AsyncHTTPClient's request state machine fails. It is the only crash
 ///   Strata's hostile-response corpus finds on this transport; no transport can catch it.
+///   And with calls running at once, bytes a server sends past the end of a response
+///   (after a `204`, past `Content-Length`) can reach the next call AsyncHTTPClient hands
+///   that connection to: it fails (and is sent again, see ``send(_:body:deadline:)``) or,
+///   rarely, takes them for its answer.
 ///
 /// Request bodies are sent as they are (in-memory bodies in one buffer, streamed bodies
 /// chunk by chunk with `Content-Length` when their length is known, chunked otherwise),
