@@ -13,7 +13,7 @@ extension Networker {
     ///   `URLSession` stops the whole process (a `fatalError`) when a connection closes
     ///   in the middle of a response head, which any failing server or proxy can cause,
     ///   while AsyncHTTPClient reports it as a ``TransportError``. (AsyncHTTPClient 1.37
-    ///   has one crash of its own, on a status code under 100 followed by a body, a
+    ///   has one crash of its own, on a status code under 100, a
     ///   response no server sends by mistake.) Its client shuts down when the
     ///   ``Networker`` (and any body it is still streaming) is released.
     ///   `Networker(transport: URLSessionTransport())` still gives a URLSession client there

@@ -19,8 +19,8 @@ import Strata
 ///   transport can catch either. They are the only crash sites of Strata's
 ///   hostile-response corpus on this transport, and about one response in 40 of that
 ///   corpus reaches them — any server that fails mid-response can. That is why
-///   `Networker()` uses AsyncHTTPClient on Linux (whose one crash site needs a status code
-///   under 100 followed by a body); choose this transport there only for servers you trust.
+///   `Networker()` uses AsyncHTTPClient on Linux (whose one crash needs a status code under
+///   100); choose this transport there only for servers you trust.
 ///
 /// ## On a session the transport creates
 /// ``init(configuration:streamedBodyLimit:responseBufferLimit:)`` makes a session whose

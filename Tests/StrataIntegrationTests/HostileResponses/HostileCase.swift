@@ -69,6 +69,9 @@ struct HostileCase: Sendable, Hashable, CustomStringConvertible {
         // AsyncHTTPClient stops the process (found by the long run).
         HostileCase(seed: 7, text: "HTTP/1.1 099 Low\r\nContent-Length: 2\r\n\r\nok", ending: .fin),
         HostileCase(seed: 8, text: "HTTP/1.1 000 Zero\r\n\r\nok", ending: .silence),
+        // A status code under 100 and no body, then FIN: AsyncHTTPClient 1.37 stops the
+        // process on the end of a response whose head it ignored (found by the long run).
+        HostileCase(seed: 10, text: "HTTP/1.1 099 Low\r\n\r\n", ending: .fin),
         // A `Content-Length` of Int64.max: FoundationNetworking traps in a curl callback
         // (found by the long run).
         HostileCase(
