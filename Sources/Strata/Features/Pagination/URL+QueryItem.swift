@@ -8,11 +8,11 @@ extension URL {
     /// - Throws: ``URLRouteError/invalidURL(base:path:)`` when `URLComponents` cannot take the URL apart.
     func settingQueryItem(_ name: String, to value: String) throws -> URL {
         let escaper = URLQueryEscaper(allowedASCII: URLQueryEscaper.defaultAllowedASCII, spaceEncoding: .percentEscaped)
-        let item = escaper.escape(name) + "=" + escaper.escape(value)
+        let escapedName = escaper.escape(name)
+        let item = escapedName + "=" + escaper.escape(value)
         guard var components = URLComponents(url: self, resolvingAgainstBaseURL: true) else {
             throw URLRouteError.invalidURL(base: absoluteString, path: "?" + item)
         }
-        let escapedName = escaper.escape(name)
         func isNamed(_ item: String) -> Bool {
             item.split(separator: "=", maxSplits: 1).first.map(String.init) == escapedName
         }

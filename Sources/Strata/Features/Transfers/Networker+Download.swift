@@ -58,7 +58,7 @@ extension Networker {
         var request = endpoint.validation(ResponseValidation(statusCodes: Array(200..<300) + [416]))
         var offset: Int64 = 0
         if let saved = DownloadState.load(from: stateFile), saved.url == source,
-            let size = Self.fileSize(partial), size > 0
+            let size = try? MultipartFileInfo.size(ofRegularFileAt: partial), size > 0
         {
             offset = size
             request = request.header(.range, "bytes=\(size)-").header(.ifRange, saved.validator)
@@ -180,10 +180,6 @@ extension Networker {
         } catch {
             throw StrataError(.transfer, underlying: TransferError.fileSystem("\(error)"))
         }
-    }
-
-    private static func fileSize(_ file: URL) -> Int64? {
-        (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value
     }
 
     private static func remove(_ files: URL...) {
