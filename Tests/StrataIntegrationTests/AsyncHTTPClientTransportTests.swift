@@ -226,7 +226,7 @@ struct AsyncHTTPClientTransportTests {
             let cancelledAt = ContinuousClock.now
             task.cancel()
             await #expect(throws: CancellationError.self) { _ = try await task.value }
-            #expect(ContinuousClock.now - cancelledAt < .seconds(1))
+            #expect(ContinuousClock.now - cancelledAt < .seconds(3))  // never, without cancellation
         }
     }
 
@@ -242,7 +242,7 @@ struct AsyncHTTPClientTransportTests {
             let cancelledAt = ContinuousClock.now
             task.cancel()
             await #expect(throws: CancellationError.self) { _ = try await task.value }
-            #expect(ContinuousClock.now - cancelledAt < .seconds(1))
+            #expect(ContinuousClock.now - cancelledAt < .seconds(3))  // never, without cancellation
         }
     }
 

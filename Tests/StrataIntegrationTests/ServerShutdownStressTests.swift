@@ -97,7 +97,7 @@ struct ServerShutdownStressTests {
             await server.shutdown()
         }
         #expect(took >= InProcessServer.defaultGracePeriod - .milliseconds(50), "shutdown took \(took)")
-        #expect(took < InProcessServer.defaultGracePeriod + .milliseconds(500), "shutdown took \(took)")
+        #expect(took < InProcessServer.defaultGracePeriod + .seconds(2), "shutdown took \(took)")  // never, without it
     }
 
     @Test("cancelling runUntilCancelled shuts the demo server down gracefully")
@@ -108,7 +108,7 @@ struct ServerShutdownStressTests {
         let started = ContinuousClock.now
         running.cancel()
         try await running.value
-        #expect(ContinuousClock.now - started < .seconds(1))
+        #expect(ContinuousClock.now - started < .seconds(3))
         let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: "127.0.0.1", port: server.port).get()
         #expect(channel == nil, "the port still accepts connections")

@@ -1,12 +1,13 @@
 import Foundation
 import Strata
 import StrataTestServer
+import StrataTestSupport
 import Testing
 
 /// Uploads from a file, from `Data` and from an `AsyncSequence`, over both transports,
 /// checked byte for byte by the server; a file is sent again after a `307`, a one-shot
 /// sequence is not.
-@Suite("Uploads")
+@Suite("Uploads", .runsAlone)
 struct UploadTests {
     /// 8 MiB and 3 bytes of a pattern that repeats every 251 bytes.
     static let bytes: Data = {

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 
 /// Hostile responses over both transports: a fixed set of seeds by default, a long run
@@ -12,7 +13,7 @@ import Testing
 /// (FoundationNetworking on a head cut short, AsyncHTTPClient 1.37 on a status under 100
 /// with a body): each one's crash sites are kept as known issues, a new site fails, and
 /// the regression input of a known one fails the test once the crash is fixed upstream.
-@Suite("Hostile responses")
+@Suite("Hostile responses", .runsAlone)
 struct HostileResponseTests {
     static let environment = ProcessInfo.processInfo.environment
     /// Generated cases per transport, besides the regression inputs.
