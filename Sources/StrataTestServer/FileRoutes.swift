@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOConcurrencyHelpers
+import StrataServerLifecycle
 
 /// `GET /files/:name`: files served as a download server serves them, for the transfer
 /// tests. Each response carries `ETag` (strong, changed with the content), `Last-Modified`
@@ -8,7 +9,8 @@ import NIOConcurrencyHelpers
 /// `416` with `Content-Range: bytes */SIZE` past the end), and an `If-Range` that does not
 /// match the current `ETag` gets the whole file with `200`. A test replaces a file with
 /// ``set(_:_:)``, has the next response close its connection after some bytes with
-/// ``drop(_:after:)``, and makes the server ignore ranges with ``ignoresRanges``.
+/// ``drop(_:after:)`` or go silent after them with ``stall(_:after:)``, and makes the
+/// server ignore ranges with ``ignoresRanges``.
 public final class FileRoutes: Sendable {
     private struct Stored: Sendable {
         var data: Data
@@ -17,7 +19,9 @@ public final class FileRoutes: Sendable {
 
     private let files = NIOLockedValueBox<[String: Stored]>([:])
     private let received = NIOLockedValueBox<[String]>([])
-    private let drops = NIOLockedValueBox<[String: Int]>([:])
+    /// How the next response for a name ends early: after how many body bytes, and
+    /// whether it then closes its connection or goes silent.
+    private let interruptions = NIOLockedValueBox<[String: (bytes: Int, stalls: Bool)]>([:])
     private let ignoring = NIOLockedValueBox(false)
 
     private let coding = NIOLockedValueBox<String?>(nil)
@@ -36,7 +40,13 @@ public final class FileRoutes: Sendable {
 
     /// Makes the next response for `name` close its connection after `bytes` body bytes.
     public func drop(_ name: String, after bytes: Int) {
-        drops.withLockedValue { $0[name] = bytes }
+        interruptions.withLockedValue { $0[name] = (bytes, stalls: false) }
+    }
+
+    /// Makes the next response for `name` send nothing more after `bytes` body bytes,
+    /// until the client goes away or the server shuts down.
+    public func stall(_ name: String, after bytes: Int) {
+        interruptions.withLockedValue { $0[name] = (bytes, stalls: true) }
     }
 
     /// Creates the routes with no file.
@@ -81,7 +91,7 @@ public final class FileRoutes: Sendable {
                 headers[.contentRange] = "bytes \(first)-\(size - 1)/\(size)"
             }
             let body = file.data[(file.data.startIndex + start)...]
-            let drop = self.drops.withLockedValue { $0.removeValue(forKey: name) }
+            let interruption = self.interruptions.withLockedValue { $0.removeValue(forKey: name) }
             headers[.contentLength] = String(body.count)
             return Response(
                 status: status, headers: headers,
@@ -89,9 +99,12 @@ public final class FileRoutes: Sendable {
                     var sent = 0
                     for chunkStart in stride(from: body.startIndex, to: body.endIndex, by: 64 * 1024) {
                         var chunk = body[chunkStart..<min(chunkStart + 64 * 1024, body.endIndex)]
-                        if let drop, sent + chunk.count > drop {
-                            chunk = chunk.prefix(drop - sent)
+                        if let interruption, sent + chunk.count > interruption.bytes {
+                            chunk = chunk.prefix(interruption.bytes - sent)
                             try await writer.write(ByteBuffer(bytes: chunk))
+                            if interruption.stalls {
+                                try await InProcessServer.sleepUnlessShuttingDown(for: .seconds(60))
+                            }
                             throw FileRouteDrop()
                         }
                         try await writer.write(ByteBuffer(bytes: chunk))

@@ -59,8 +59,12 @@ struct DownloadTests {
             #expect(error.kind == .transport)
         }
         #expect(!FileManager.default.fileExists(atPath: file.path))
-        let partial = file.deletingLastPathComponent().appendingPathComponent("movie.bin.strata-partial")
-        return (try FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? NSNumber)?.int64Value ?? -1
+        return size(of: file.deletingLastPathComponent().appendingPathComponent("movie.bin.strata-partial"))
+    }
+
+    /// The size of the file at `url`, or -1 when there is none.
+    static func size(of url: URL) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value ?? -1
     }
 
     @Test(arguments: TransportKind.allCases)
@@ -148,11 +152,84 @@ struct DownloadTests {
         try await Self.withServer(.asyncHTTPClient) { networker, endpoint, routes, file in
             routes.contentEncoding = "x-strata"
             _ = try await Self.interrupted(networker, endpoint, routes, file)
-            #expect(Self.contents(of: file.deletingLastPathComponent()) == ["movie.bin.strata-partial"])
+            #expect(Self.contents(of: file.deletingLastPathComponent()) == [])
             let result = try await networker.download(endpoint, to: file)
             #expect(result.resumedFrom == 0)
             #expect(try Data(contentsOf: file) == Self.source)
             #expect(routes.ranges == ["-", "-"])
         }
+    }
+
+    /// With a ``RetryMiddleware``, a body cut off mid-way is continued in the same call:
+    /// one more request, for the rest.
+    @Test(arguments: TransportKind.allCases)
+    func aRetryStepContinuesTheDownload(_ kind: TransportKind) async throws {
+        try await Self.withServer(kind) { networker, endpoint, routes, file in
+            let retrying = Networker(
+                transport: networker.transport, middleware: [RetryMiddleware(policy: Self.quickRetries)])
+            routes.drop("movie.bin", after: 300_000)
+            let result = try await retrying.download(endpoint, to: file)
+            #expect(try Data(contentsOf: file) == Self.source)
+            #expect(result.retries == 1)
+            #expect(result.resumedFrom > 0 && result.resumedFrom <= 300_000)
+            #expect(result.response.status.code == 206)
+            #expect(routes.ranges == ["-", "bytes=\(result.resumedFrom)-"])
+            #expect(Self.contents(of: file.deletingLastPathComponent()) == ["movie.bin"])
+        }
+    }
+
+    /// An endpoint that must not be retried is not continued either.
+    @Test func aNeverRetriedEndpointIsNotContinued() async throws {
+        try await Self.withServer(.asyncHTTPClient) { networker, endpoint, routes, file in
+            let retrying = Networker(
+                transport: networker.transport, middleware: [RetryMiddleware(policy: Self.quickRetries)])
+            routes.drop("movie.bin", after: 300_000)
+            let error = await #expect(throws: StrataError.self) {
+                _ = try await retrying.download(endpoint.retry(.never), to: file)
+            }
+            #expect(error?.kind == .transport)
+            #expect(routes.ranges == ["-"])
+        }
+    }
+
+    /// Cancelled mid-body: the call ends at once, and only the resumable partial file (with
+    /// its state) is left, from which the next call continues.
+    @Test(arguments: TransportKind.allCases)
+    func cancellingLeavesTheResumablePartial(_ kind: TransportKind) async throws {
+        try await Self.withServer(kind) { networker, endpoint, routes, file in
+            routes.stall("movie.bin", after: 300_000)
+            let download = Task { try await networker.download(endpoint, to: file) }
+            let partial = file.deletingLastPathComponent().appendingPathComponent("movie.bin.strata-partial")
+            let arrived = ContinuousClock.now
+            while Self.size(of: partial) != 300_000,
+                arrived.duration(to: .now) < .seconds(20)
+            {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            let cancelledAt = ContinuousClock.now
+            download.cancel()
+            let outcome = await download.result
+            #expect(cancelledAt.duration(to: .now) < .seconds(3))
+            #expect(throws: StrataError.self) { try outcome.get() }
+            #expect((outcome.error as? StrataError)?.kind == .cancelled)
+            #expect(
+                Self.contents(of: file.deletingLastPathComponent()) == [
+                    "movie.bin.strata-partial", "movie.bin.strata-partial.json",
+                ])
+            let result = try await networker.download(endpoint, to: file)
+            #expect(result.resumedFrom == 300_000)
+            #expect(try Data(contentsOf: file) == Self.source)
+            #expect(routes.ranges == ["-", "bytes=300000-"])
+        }
+    }
+
+    /// Retries at once (10 ms of backoff at most), for the tests.
+    static let quickRetries = RetryPolicy(initialBackoff: .milliseconds(10))
+}
+
+extension Result {
+    /// The failure, if this is one.
+    fileprivate var error: Failure? {
+        if case .failure(let error) = self { error } else { nil }
     }
 }

@@ -1,10 +1,39 @@
+import HTTPTypes
+
 extension Networker {
-    /// The retry budget of the client's ``RetryMiddleware``, when it has one: what other
-    /// features that retry on their own (an event stream's reconnections) spend too.
-    var retryBudget: RetryBudget? {
-        for step in middleware {
-            if let retry = step as? RetryMiddleware { return retry.budget }
+    /// The client's ``RetryMiddleware``, among its own steps or its configuration's.
+    var retryStep: RetryMiddleware? {
+        for step in middleware + configuration.defaultMiddleware {
+            if let retry = step as? RetryMiddleware { return retry }
         }
         return nil
+    }
+
+    /// The retry budget of the client's ``RetryMiddleware``, when it has one: what other
+    /// features that retry on their own (an event stream's reconnections) spend too.
+    var retryBudget: RetryBudget? { retryStep?.budget }
+}
+
+extension RetryMiddleware {
+    /// How long to wait before a feature that can continue where a body stopped (a
+    /// download) asks for the rest, or `nil` when it should not: the body failed with one
+    /// of the policy's ``RetryPolicy/failures`` (which, for a body, can always be resumed
+    /// rather than resent), the method or the endpoint's `rule` allows a retry, the
+    /// continuations so far (`continued`) leave an attempt under the policy's limit, and
+    /// the budget has a retry left (withdrawn here).
+    func waitToContinue(
+        after error: StrataError, method: HTTPRequest.Method, rule: RetryRule?, continued: Int
+    ) -> Duration? {
+        guard error.kind == .transport, error.phase == .readingBody,
+            let failure = error.underlying as? TransportError, policy.failures.contains(failure.kind),
+            continued + 1 < policy.maxAttempts
+        else { return nil }
+        switch rule {
+        case .never: return nil
+        case .withIdempotencyKey: break
+        case .custom, nil: guard policy.methods.contains(method) else { return nil }
+        }
+        guard budget?.withdraw() ?? true else { return nil }
+        return policy.backoff(after: continued + 1)
     }
 }

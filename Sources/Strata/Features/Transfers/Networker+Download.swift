@@ -7,8 +7,12 @@ public struct DownloadResult: Sendable {
     public let file: URL
     /// Its size.
     public let bytes: Int64
-    /// How many bytes a partial file from an earlier attempt already held (0 for a fresh start).
+    /// How many bytes a partial file from an earlier attempt already held when the last
+    /// attempt started (0 for a fresh start).
     public let resumedFrom: Int64
+    /// How many times this call asked for the rest after the body failed mid-way (with
+    /// the client's ``RetryMiddleware``).
+    public let retries: Int
     /// The last response's head (`200`, `206`, or `416` for a partial file already complete).
     public let response: HTTPResponse
 }
@@ -33,10 +37,15 @@ extension Networker {
     /// the file, or does not do ranges) starts again from zero, and a `416` for a partial
     /// file that already holds everything completes it. Two versions of a file are never
     /// spliced together. A response with a content coding (which transports decode) or
-    /// with neither validator is not resumed: a failure there starts over.
+    /// with neither validator is not resumed: a failure there removes the partial file,
+    /// and the next call starts over.
     ///
     /// Each attempt is a call through the client's middleware; its deadline covers the wait
-    /// for the head, and each read of the body must deliver within `idleTimeout`.
+    /// for the head, and each read of the body must deliver within `idleTimeout`. When the
+    /// client has a ``RetryMiddleware``, a body that fails mid-way with one of its policy's
+    /// failures (the connection lost, a read past `idleTimeout`) is continued in the same
+    /// call rather than started again, under the policy's attempt limit, backoff and
+    /// budget, and the endpoint's ``Endpoint/retry`` rule.
     /// - Parameters:
     ///   - endpoint: the file's request; its parse function is not used.
     ///   - destination: where the file goes; an existing file there is replaced.
@@ -51,6 +60,34 @@ extension Networker {
         to destination: URL,
         idleTimeout: Duration? = .seconds(60),
         progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws(StrataError) -> DownloadResult {
+        var retries = 0
+        while true {
+            do {
+                return try await downloadAttempt(
+                    endpoint, to: destination, idleTimeout: idleTimeout, retries: retries, progress: progress)
+            } catch {
+                guard
+                    let wait = retryStep?.waitToContinue(
+                        after: error, method: endpoint.request.method, rule: endpoint.retry, continued: retries)
+                else { throw error }
+                retries += 1
+                do {
+                    try await Deadline.sleep(for: wait)
+                } catch {
+                    throw StrataError(.cancelled)
+                }
+            }
+        }
+    }
+
+    /// One attempt of ``download(_:to:idleTimeout:progress:)``, the `retries + 1`th.
+    private func downloadAttempt<Response>(
+        _ endpoint: Endpoint<Response>,
+        to destination: URL,
+        idleTimeout: Duration?,
+        retries: Int,
+        progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(StrataError) -> DownloadResult {
         let partial = DownloadState.partialFile(for: destination)
         let stateFile = DownloadState.stateFile(for: destination)
@@ -85,7 +122,8 @@ extension Networker {
                 throw StrataError(.unacceptableStatus, response: head)
             }
             return try Self.complete(
-                partial, stateFile, destination, bytes: offset, resumedFrom: resumedFrom, head, progress)
+                partial, stateFile, destination, bytes: offset, resumedFrom: resumedFrom, retries: retries, head,
+                progress)
         default:
             offset = 0
             total = body.length
@@ -93,21 +131,29 @@ extension Networker {
         // A content-coded body arrives decoded, so its length on disk is no offset into what
         // a range would count: such a download starts over rather than resume.
         let isContentCoded = head.headerFields[.contentEncoding].map { $0.lowercased() != "identity" } ?? false
-        if !isContentCoded, let validator = DownloadState.validator(of: head.headerFields) {
+        let validator = isContentCoded ? nil : DownloadState.validator(of: head.headerFields)
+        if let validator {
             try Self.fileSystem {
                 try DownloadState(url: source, validator: validator, total: total).save(to: stateFile)
             }
         } else {
-            Self.remove(stateFile)  // nothing to resume against: a failure starts again
+            Self.remove(stateFile)
         }
-        let received = try await Self.write(body, to: partial, at: offset, total: total, head: head, progress)
+        let received: Int64
+        do {
+            received = try await Self.write(body, to: partial, at: offset, total: total, head: head, progress)
+        } catch {
+            if validator == nil { Self.remove(partial) }  // nothing to resume against: no file left behind
+            throw error
+        }
         if let total, received != total {
             throw StrataError(
                 .transfer, underlying: TransferError.lengthMismatch(expected: total, received: received), response: head
             )
         }
         return try Self.complete(
-            partial, stateFile, destination, bytes: received, resumedFrom: resumedFrom, head, progress)
+            partial, stateFile, destination, bytes: received, resumedFrom: resumedFrom, retries: retries, head,
+            progress)
     }
 
     /// Appends `body` to `file` from `offset` (truncating there), reporting progress.
@@ -160,8 +206,8 @@ extension Networker {
 
     /// Moves the finished partial file onto `destination` and forgets the saved state.
     private static func complete(
-        _ partial: URL, _ stateFile: URL, _ destination: URL, bytes: Int64, resumedFrom: Int64, _ head: HTTPResponse,
-        _ progress: (@Sendable (TransferProgress) -> Void)?
+        _ partial: URL, _ stateFile: URL, _ destination: URL, bytes: Int64, resumedFrom: Int64, retries: Int,
+        _ head: HTTPResponse, _ progress: (@Sendable (TransferProgress) -> Void)?
     ) throws(StrataError) -> DownloadResult {
         try fileSystem {
             if FileManager.default.fileExists(atPath: destination.path) {
@@ -171,7 +217,8 @@ extension Networker {
         }
         remove(stateFile)
         progress?(TransferProgress(completed: bytes, total: bytes))
-        return DownloadResult(file: destination, bytes: bytes, resumedFrom: resumedFrom, response: head)
+        return DownloadResult(
+            file: destination, bytes: bytes, resumedFrom: resumedFrom, retries: retries, response: head)
     }
 
     private static func fileSystem(_ work: () throws -> Void) throws(StrataError) {
