@@ -424,6 +424,13 @@ CONTEXT: dict[str, Context] = {
         let moviesFolder = FileManager.default.temporaryDirectory
         """
     ),
+    "Sources/Strata/Features/Transfers/Networker+Upload.swift#1": Context(
+        declarations="""
+        struct Receipt: Codable, Sendable { var id: Int }
+        let networker = Networker(transport: MockTransport())
+        let photoURL = FileManager.default.temporaryDirectory.appendingPathComponent("photo.jpg")
+        """
+    ),
     "README.md#transfers-2": Context(
         declarations="""
         let networker = Networker(transport: MockTransport())

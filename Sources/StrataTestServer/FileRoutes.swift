@@ -13,8 +13,43 @@ import StrataServerLifecycle
 /// server ignore ranges with ``ignoresRanges``.
 public final class FileRoutes: Sendable {
     private struct Stored: Sendable {
-        var data: Data
+        /// The bytes, or the file on disk they are read from as they are sent.
+        enum Content: Sendable {
+            case data(Data)
+            case file(URL, size: Int)
+        }
+        var content: Content
         var version: Int
+
+        var size: Int {
+            switch content {
+            case .data(let data): data.count
+            case .file(_, let size): size
+            }
+        }
+
+        /// Calls `send` with the bytes from `start` on, in chunks of 64 KiB.
+        func chunks(from start: Int, _ send: (Data) async throws -> Void) async throws {
+            let chunkSize = 64 * 1024
+            switch content {
+            case .data(let data):
+                for offset in stride(from: start, to: data.count, by: chunkSize) {
+                    try await send(
+                        data[(data.startIndex + offset)..<(data.startIndex + min(offset + chunkSize, data.count))])
+                }
+            case .file(let url, let size):
+                let handle = try FileHandle(forReadingFrom: url)
+                defer { try? handle.close() }
+                try handle.seek(toOffset: UInt64(start))
+                var offset = start
+                while offset < size, let chunk = try handle.read(upToCount: min(chunkSize, size - offset)),
+                    !chunk.isEmpty
+                {
+                    try await send(chunk)
+                    offset += chunk.count
+                }
+            }
+        }
     }
 
     private let files = NIOLockedValueBox<[String: Stored]>([:])
@@ -23,6 +58,7 @@ public final class FileRoutes: Sendable {
     /// whether it then closes its connection or goes silent.
     private let interruptions = NIOLockedValueBox<[String: (bytes: Int, stalls: Bool)]>([:])
     private let ignoring = NIOLockedValueBox(false)
+    private let pace = NIOLockedValueBox<Int?>(nil)
 
     private let coding = NIOLockedValueBox<String?>(nil)
 
@@ -30,6 +66,13 @@ public final class FileRoutes: Sendable {
     public var contentEncoding: String? {
         get { coding.withLockedValue { $0 } }
         set { coding.withLockedValue { $0 = newValue } }
+    }
+
+    /// The most body bytes a second each response sends, as a network would (`nil`: as
+    /// fast as the connection takes them).
+    public var bytesPerSecond: Int? {
+        get { pace.withLockedValue { $0 } }
+        set { pace.withLockedValue { $0 = newValue } }
     }
 
     /// Whether every request gets the whole file with `200`, `Range` or not.
@@ -54,8 +97,18 @@ public final class FileRoutes: Sendable {
 
     /// Serves `data` as `name`, as a new version when it was there before.
     public func set(_ name: String, _ data: Data) {
+        store(name, .data(data))
+    }
+
+    /// Serves the file at `url` (of `size` bytes) as `name`, read from disk as it is sent,
+    /// as a new version when `name` was there before.
+    public func set(_ name: String, contentsOf url: URL, size: Int) {
+        store(name, .file(url, size: size))
+    }
+
+    private func store(_ name: String, _ content: Stored.Content) {
         files.withLockedValue { files in
-            files[name] = Stored(data: data, version: (files[name]?.version ?? 0) + 1)
+            files[name] = Stored(content: content, version: (files[name]?.version ?? 0) + 1)
         }
     }
 
@@ -75,7 +128,7 @@ public final class FileRoutes: Sendable {
                 .contentType: "application/octet-stream",
             ]
             if let coding = self.contentEncoding { headers[.contentEncoding] = coding }
-            let size = file.data.count
+            let size = file.size
             var start = 0
             var status = HTTPResponse.Status.ok
             if !self.ignoresRanges, let range, range.hasPrefix("bytes="), range.hasSuffix("-"),
@@ -90,18 +143,18 @@ public final class FileRoutes: Sendable {
                 status = .partialContent
                 headers[.contentRange] = "bytes \(first)-\(size - 1)/\(size)"
             }
-            let body = file.data[(file.data.startIndex + start)...]
             let interruption = self.interruptions.withLockedValue { $0.removeValue(forKey: name) }
-            headers[.contentLength] = String(body.count)
+            headers[.contentLength] = String(size - start)
+            let from = start
+            let pace = self.bytesPerSecond
             return Response(
                 status: status, headers: headers,
                 body: .init { writer in
                     var sent = 0
-                    for chunkStart in stride(from: body.startIndex, to: body.endIndex, by: 64 * 1024) {
-                        var chunk = body[chunkStart..<min(chunkStart + 64 * 1024, body.endIndex)]
+                    let began = ContinuousClock.now
+                    try await file.chunks(from: from) { chunk in
                         if let interruption, sent + chunk.count > interruption.bytes {
-                            chunk = chunk.prefix(interruption.bytes - sent)
-                            try await writer.write(ByteBuffer(bytes: chunk))
+                            try await writer.write(ByteBuffer(bytes: chunk.prefix(interruption.bytes - sent)))
                             if interruption.stalls {
                                 try await InProcessServer.sleepUnlessShuttingDown(for: .seconds(60))
                             }
@@ -109,6 +162,13 @@ public final class FileRoutes: Sendable {
                         }
                         try await writer.write(ByteBuffer(bytes: chunk))
                         sent += chunk.count
+                        if let pace {
+                            let due = began + .seconds(Double(sent) / Double(pace))
+                            if due > .now {
+                                try await InProcessServer.sleepUnlessShuttingDown(
+                                    for: ContinuousClock.now.duration(to: due))
+                            }
+                        }
                     }
                     try await writer.finish(nil)
                 })

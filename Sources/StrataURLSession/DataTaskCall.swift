@@ -14,7 +14,7 @@ struct DataTaskCall: Sendable {
     let session: URLSession
     let request: URLRequest
     /// The request body, sent with an upload task; `nil` sends a plain data task.
-    let body: Data?
+    let body: URLSessionTransport.Upload?
 
     /// Runs the task to completion.
     /// - Returns: the final response head (after the redirects the session's delegate
@@ -34,10 +34,10 @@ struct DataTaskCall: Sendable {
     private func makeTask(
         _ completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> URLSessionTask {
-        if let body {
-            session.uploadTask(with: request, from: body, completionHandler: completion)
-        } else {
-            session.dataTask(with: request, completionHandler: completion)
+        switch body {
+        case .data(let data): session.uploadTask(with: request, from: data, completionHandler: completion)
+        case .file(let file): session.uploadTask(with: request, fromFile: file, completionHandler: completion)
+        case nil: session.dataTask(with: request, completionHandler: completion)
         }
     }
 }

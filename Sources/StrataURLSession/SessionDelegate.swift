@@ -9,8 +9,8 @@ import Strata
 /// events, by task identifier, to the ``TaskExchange`` registered for it, refuses
 /// redirects, and ends authentication challenges.
 ///
-/// - **Responses and bodies**: the head, each chunk of the body and the completion go to
-///   the task's exchange. Tasks nobody registered (made directly on the session) are
+/// - **Responses and bodies**: the head, each chunk of the body, the request body's
+///   bytes sent and the completion go to the task's exchange. Tasks nobody registered (made directly on the session) are
 ///   left alone; an exchange is forgotten when its task completes.
 /// - **Redirects**: `urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:)`
 ///   answers `nil`, so the `3xx` response itself, with its `Location` and body, is
@@ -61,6 +61,17 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// Hands a chunk of the body to the task's exchange.
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         exchange(for: dataTask)?.receive(data)
+    }
+
+    /// Tells the task's exchange how much of the request body has been sent.
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        exchange(for: task)?.sentBytesHandler?(totalBytesSent)
     }
 
     /// Ends the task's exchange, with `error` when the task failed, and forgets it.

@@ -14,7 +14,9 @@ struct StreamedCall: Sendable {
     let delegate: SessionDelegate
     let request: URLRequest
     /// The request body, sent with an upload task; `nil` sends a plain data task.
-    let body: Data?
+    let body: URLSessionTransport.Upload?
+    /// Told the bytes of `body` sent so far (``MessageBody/sentBytesHandler``).
+    let sentBytesHandler: (@Sendable (Int64) -> Void)?
     /// The most response bytes that may wait unread.
     let bufferLimit: Int
 
@@ -30,7 +32,7 @@ struct StreamedCall: Sendable {
     ///   not content-encoded.
     /// - Throws: `CancellationError`, or a ``TransportError`` classifying the failure.
     func run(method: HTTPRequest.Method) async throws -> (HTTPResponse, MessageBody?) {
-        let exchange = TaskExchange(bufferLimit: bufferLimit)
+        let exchange = TaskExchange(bufferLimit: bufferLimit, sentBytesHandler: sentBytesHandler)
         // Owns the exchange from here on: leaving this function by an error, or dropping
         // the body, stops it.
         let chunks = URLSessionBodyChunks(exchange)
@@ -52,10 +54,10 @@ struct StreamedCall: Sendable {
     }
 
     private func makeTask() -> URLSessionTask {
-        if let body {
-            session.uploadTask(with: request, from: body)
-        } else {
-            session.dataTask(with: request)
+        switch body {
+        case .data(let data): session.uploadTask(with: request, from: data)
+        case .file(let file): session.uploadTask(with: request, fromFile: file)
+        case nil: session.dataTask(with: request)
         }
     }
 

@@ -53,9 +53,15 @@ final class TaskExchange: Sendable {
     let bufferLimit: Int
     private let state = Locked(State())
 
-    /// - Parameter bufferLimit: the most bytes that may wait unread before the task is stopped.
-    init(bufferLimit: Int) {
+    /// Told the request body's bytes sent so far.
+    let sentBytesHandler: (@Sendable (Int64) -> Void)?
+
+    /// - Parameters:
+    ///   - bufferLimit: the most bytes that may wait unread before the task is stopped.
+    ///   - sentBytesHandler: told the request body's bytes sent so far.
+    init(bufferLimit: Int, sentBytesHandler: (@Sendable (Int64) -> Void)? = nil) {
         self.bufferLimit = bufferLimit
+        self.sentBytesHandler = sentBytesHandler
     }
 
     // MARK: The caller's side

@@ -8,30 +8,44 @@ import Strata
 #endif
 
 extension URLSessionTransport {
-    /// The request body's bytes: in-memory bytes as they are, a streamed body collected
-    /// into memory (the transport's tasks upload from memory).
-    static func collect(_ body: MessageBody?, limit: Int) async throws -> Data? {
+    /// What an upload task sends: bytes in memory, or a file the session reads as it goes.
+    enum Upload: Sendable {
+        case data(Data)
+        case file(URL)
+    }
+
+    /// The upload for `body` and `method`: a body made from a file is sent from the file
+    /// (memory stays bounded); bytes in memory as they are; any other streamed body is
+    /// collected into memory first, up to `limit` bytes. `URLSession` fails `GET` and
+    /// `HEAD` requests that carry a body (`URLError.dataLengthExceedsMaximum`, on Apple
+    /// platforms and Linux alike), so an empty body is dropped for them and a non-empty
+    /// one is refused.
+    /// - Throws: ``TransportError/Kind/invalidRequest`` with
+    ///   ``URLSessionTransportError/bodyNotAllowed(method:)``, or with
+    ///   ``MessageBodyError`` when the body is larger than `limit` or cannot be read.
+    static func upload(_ body: MessageBody?, method: HTTPRequest.Method, limit: Int) async throws -> Upload? {
         guard let body else { return nil }
+        if method == .get || method == .head {
+            let isEmpty =
+                if let length = body.length { length == 0 } else { try await collect(body, limit: limit).isEmpty }
+            guard isEmpty else {
+                let error = URLSessionTransportError.bodyNotAllowed(method: method.rawValue)
+                throw TransportError(.invalidRequest, underlying: error, detail: error.description)
+            }
+            return nil
+        }
+        if body.bufferedData == nil, let file = body.file { return .file(file) }
+        return .data(try await collect(body, limit: limit))
+    }
+
+    /// The body's bytes, a streamed body collected into memory up to `limit` bytes.
+    private static func collect(_ body: MessageBody, limit: Int) async throws -> Data {
         if let data = body.bufferedData { return data }
         do {
             return try await body.collect(upTo: limit)
         } catch let error as MessageBodyError {
             throw TransportError(.invalidRequest, underlying: error, detail: "request body: \(error)")
         }
-    }
-
-    /// The body to upload for `method`: `URLSession` fails `GET` and `HEAD` requests that
-    /// carry a body (`URLError.dataLengthExceedsMaximum`, on Apple platforms and Linux
-    /// alike), so an empty body is dropped for them and a non-empty one is refused.
-    /// - Throws: ``TransportError/Kind/invalidRequest`` with
-    ///   ``URLSessionTransportError/bodyNotAllowed(method:)``.
-    static func payload(_ bytes: Data?, method: HTTPRequest.Method) throws -> Data? {
-        guard let bytes, method == .get || method == .head else { return bytes }
-        guard bytes.isEmpty else {
-            let error = URLSessionTransportError.bodyNotAllowed(method: method.rawValue)
-            throw TransportError(.invalidRequest, underlying: error, detail: error.description)
-        }
-        return nil
     }
 
     /// `request` as a `URLRequest`, or ``TransportError/Kind/invalidRequest`` when it

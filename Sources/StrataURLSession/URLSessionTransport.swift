@@ -80,12 +80,16 @@ import Strata
 /// requests stream as on a session of one's own.
 ///
 /// ## Everywhere
-/// - **Request bodies are sent from memory.** A streamed ``MessageBody`` (for example
-///   multipart form data read from files) is collected into memory before the request
-///   starts, up to ``streamedBodyLimit`` bytes; a larger body fails with a
-///   ``TransportError`` of kind ``TransportError/Kind/invalidRequest`` whose
-///   underlying error is ``MessageBodyError/tooLarge(limit:)``. For large uploads, use
-///   the AsyncHTTPClient transport.
+/// - **A file is sent from the file; other request bodies from memory.** A body made
+///   from a file (``RequestBody/file(_:contentType:)``, ``MessageBody/file``) goes
+///   with an upload task from that file, which the session reads as it sends, and the
+///   bytes sent reach ``MessageBody/sentBytesHandler`` (upload progress). Any other
+///   streamed ``MessageBody`` (for example multipart form data read from files) is
+///   collected into memory before the request starts, up to ``streamedBodyLimit``
+///   bytes; a larger body fails with a ``TransportError`` of kind
+///   ``TransportError/Kind/invalidRequest`` whose underlying error is
+///   ``MessageBodyError/tooLarge(limit:)``. For large uploads of other kinds, use the
+///   AsyncHTTPClient transport.
 /// - **Responses that ``HTTPResponse/cannotHaveBody(respondingTo:)`` have no body**
 ///   (`nil`); `send` waits for their task to complete, so nothing outlives the call.
 /// - **`GET` and `HEAD` cannot carry a body.** `URLSession` fails them; the transport
@@ -214,17 +218,17 @@ public struct URLSessionTransport: Transport {
     ) async throws -> (HTTPResponse, MessageBody?) {
         try Task.checkCancellation()
         var urlRequest = try Self.makeURLRequest(request)
-        let bytes = try Self.payload(await Self.collect(body, limit: streamedBodyLimit), method: request.method)
+        let upload = try await Self.upload(body, method: request.method, limit: streamedBodyLimit)
         if let deadline {
             urlRequest.timeoutInterval = try Self.timeoutInterval(until: deadline)
         }
         guard let delegate = owner.delegate else {
-            let call = DataTaskCall(session: session, request: urlRequest, body: bytes)
+            let call = DataTaskCall(session: session, request: urlRequest, body: upload)
             return Self.makeResponse(try await call.run(), method: request.method)
         }
         let call = StreamedCall(
-            session: session, delegate: delegate, request: urlRequest, body: bytes,
-            bufferLimit: responseBufferLimit)
+            session: session, delegate: delegate, request: urlRequest, body: upload,
+            sentBytesHandler: body?.sentBytesHandler, bufferLimit: responseBufferLimit)
         return try await call.run(method: request.method)
     }
 }

@@ -375,7 +375,7 @@ func example_Strata_Features_Streams_Networker_Events_1() async throws {
 
 // MARK: - Sources/Strata/Features/Transfers/Networker+Download.swift
 
-/// `Sources/Strata/Features/Transfers/Networker+Download.swift`, example 1 (line 21).
+/// `Sources/Strata/Features/Transfers/Networker+Download.swift`, example 1 (line 25).
 func example_Strata_Features_Transfers_Networker_Download_1() async throws {
     let networker = Networker(transport: MockTransport())
     let videoEndpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/videos/7"))
@@ -386,6 +386,25 @@ func example_Strata_Features_Transfers_Networker_Download_1() async throws {
     }
     // end doc-example
     _ = result
+}
+
+// MARK: - Sources/Strata/Features/Transfers/Networker+Upload.swift
+
+/// `Sources/Strata/Features/Transfers/Networker+Upload.swift`, example 1 (line 8).
+func example_Strata_Features_Transfers_Networker_Upload_1() async throws {
+    struct Receipt: Codable, Sendable { var id: Int }
+    let networker = Networker(transport: MockTransport())
+    let photoURL = FileManager.default.temporaryDirectory.appendingPathComponent("photo.jpg")
+    // doc-example: Sources/Strata/Features/Transfers/Networker+Upload.swift#1
+    let photo = Endpoint<Receipt>(
+        RequestDescription(route: "https://api.example.com/photos", method: .post, body: .file(photoURL)),
+        decoding: Receipt.self)
+    let receipt = try await networker.upload(photo) { progress in
+        print("\(Int((progress.fraction ?? 0) * 100)) %")
+    }.value
+    // end doc-example
+    _ = photo
+    _ = receipt
 }
 
 // MARK: - Sources/Strata/Interface/CallValues.swift
@@ -638,7 +657,7 @@ enum DocExample_Strata_Routing_URLRouteProvider_1 {
 
 // MARK: - Sources/StrataAsyncHTTPClient/AsyncHTTPClientTransport.swift
 
-/// `Sources/StrataAsyncHTTPClient/AsyncHTTPClientTransport.swift`, example 1 (line 39).
+/// `Sources/StrataAsyncHTTPClient/AsyncHTTPClientTransport.swift`, example 1 (line 45).
 func example_StrataAsyncHTTPClient_AsyncHTTPClientTransport_1() async throws {
     let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:8080", path: "/users/1")
     // doc-example: Sources/StrataAsyncHTTPClient/AsyncHTTPClientTransport.swift#1

@@ -7,7 +7,7 @@ import Testing
 /// Uploads from a file, from `Data` and from an `AsyncSequence`, over both transports,
 /// checked byte for byte by the server; a file is sent again after a `307`, a one-shot
 /// sequence is not.
-@Suite("Uploads", .runsAlone)
+@Suite("Uploads", .serialized, .runsAlone)
 struct UploadTests {
     /// 8 MiB and 3 bytes of a pattern that repeats every 251 bytes.
     static let bytes: Data = {
@@ -31,9 +31,12 @@ struct UploadTests {
         return try await body(url)
     }
 
+    /// Uploads `body` to `target` (`/upload` by default), through
+    /// ``Networker/upload(_:progress:)`` when `progress` is given.
     static func upload(
         _ body: RequestBody, kind: TransportKind,
-        target: (TestServer) -> String = { $0.baseURL.absoluteString + "/upload" }
+        target: (TestServer) -> String = { $0.baseURL.absoluteString + "/upload" },
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
     )
         async throws -> Result<UploadReceipt, StrataError>
     {
@@ -43,6 +46,7 @@ struct UploadTests {
                     RequestDescription(route: target(server), method: .post, body: body), decoding: UploadReceipt.self)
                 let networker = Networker(transport: transport)
                 do throws(StrataError) {
+                    if let progress { return .success(try await networker.upload(endpoint, progress: progress).value) }
                     return .success(try await networker.send(endpoint))
                 } catch {
                     return .failure(error)
@@ -118,5 +122,20 @@ struct UploadTests {
         }
         #expect(error.kind == .encoding)
         #expect(error.underlying as? MultipartError == .fileNotFound(missing))
+    }
+
+    /// Progress starts at zero, never goes back, and ends at the file's size.
+    @Test(arguments: TransportKind.allCases)
+    func progressCountsTheBodyAsItIsSent(_ kind: TransportKind) async throws {
+        let values = Locked<[TransferProgress]>([])
+        let receipt = try await Self.withFile { file in
+            try await Self.upload(.file(file), kind: kind, progress: { value in values.withLock { $0.append(value) } })
+        }
+        #expect(try receipt.get() == Self.expected)
+        let reported = values.withLock { $0 }
+        let total = Int64(Self.bytes.count)
+        #expect(reported.first == TransferProgress(completed: 0, total: total))
+        #expect(reported.last == TransferProgress(completed: total, total: total))
+        #expect(zip(reported, reported.dropFirst()).allSatisfy { $0.completed < $1.completed })
     }
 }

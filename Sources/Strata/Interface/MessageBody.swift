@@ -12,6 +12,14 @@ public struct MessageBody: Sendable {
     public let length: Int64?
     /// Whether the body can be iterated more than once.
     public let isReplayable: Bool
+    /// The file whose bytes are exactly this body's, when it was made from one
+    /// (``RequestBody/file(_:contentType:)``): a transport that can send a file by itself
+    /// (`URLSession`'s upload from a file) may send it from there instead of reading the
+    /// chunks.
+    public private(set) var file: URL?
+    /// Told how many bytes have gone so far by a transport that sends the body by its own
+    /// means (from ``file``); reading the chunks tells it nothing.
+    public private(set) var sentBytesHandler: (@Sendable (Int64) -> Void)?
     private let source: Source
 
     private enum Source: Sendable {
@@ -63,6 +71,15 @@ public struct MessageBody: Sendable {
         self.length = length
         self.isReplayable = false
         self.source = .oneShot(OneShotSource { source })
+    }
+
+    /// This body, its bytes also found in `file` (see ``file``), with a handler for the
+    /// bytes a transport sends from there.
+    func sent(from file: URL?, reporting sentBytesHandler: (@Sendable (Int64) -> Void)? = nil) -> MessageBody {
+        var body = self
+        body.file = file
+        body.sentBytesHandler = sentBytesHandler
+        return body
     }
 
     /// The bytes, when the body is held in memory; `nil` for a streamed body.

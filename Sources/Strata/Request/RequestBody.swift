@@ -18,3 +18,27 @@ public enum RequestBody: Sendable {
     /// (``RedirectError`` for a redirect; a retry is not made).
     case stream(MessageBody, contentType: String?)
 }
+
+extension RequestBody {
+    /// The bytes to send and their `Content-Type`.
+    /// - Throws: ``MultipartError`` when a file is not a regular file.
+    func encoded() throws -> (MessageBody, contentType: String?) {
+        switch self {
+        case .data(let data, let type):
+            return (MessageBody(data), type)
+        case .multipart(let form):
+            return (MessageBody(length: form.contentLength) { form.makeChunks() }, form.contentType)
+        case .file(let file, let type):
+            let size = try MultipartFileInfo.size(ofRegularFileAt: file)
+            let body = MessageBody(length: size) {
+                MultipartFormData.Chunks(segments: [.file(file, size: size)], chunkSize: 64 * 1024)
+            }.sent(from: file)
+            return (
+                body,
+                type ?? MultipartMediaTypes.type(forFileName: file.lastPathComponent) ?? MultipartMediaTypes.fallback
+            )
+        case .stream(let body, let type):
+            return (body, type)
+        }
+    }
+}

@@ -55,25 +55,7 @@ extension RequestDescription {
                         "the request has both a body and parameters encoded into the body; use .urlQuery for the parameters"
                 )
             }
-            switch body {
-            case .data(let data, let type):
-                bodyBytes = MessageBody(data)
-                contentType = type
-            case .multipart(let form):
-                bodyBytes = MessageBody(length: form.contentLength) { form.makeChunks() }
-                contentType = form.contentType
-            case .file(let file, let type):
-                let size = try MultipartFileInfo.size(ofRegularFileAt: file)
-                bodyBytes = MessageBody(length: size) {
-                    MultipartFormData.Chunks(segments: [.file(file, size: size)], chunkSize: 64 * 1024)
-                }
-                contentType =
-                    type ?? MultipartMediaTypes.type(forFileName: file.lastPathComponent)
-                    ?? MultipartMediaTypes.fallback
-            case .stream(let body, let type):
-                bodyBytes = body
-                contentType = type
-            }
+            (bodyBytes, contentType) = try body.encoded()
         }
         if let contentType, headers[.contentType] == nil {
             headers[.contentType] = contentType

@@ -27,22 +27,6 @@ struct DownloadState: Codable, Equatable {
         if let etag = fields[.eTag], !etag.hasPrefix("W/") { return etag }
         return fields[.lastModified]
     }
-
-    /// `bytes START-END/TOTAL`'s start and total (`nil` total for `*`).
-    static func contentRange(_ value: String?) -> (start: Int64, total: Int64?)? {
-        guard let value, value.hasPrefix("bytes ") else { return nil }
-        let parts = value.dropFirst(6).split(separator: "/", maxSplits: 1)
-        guard parts.count == 2, let dash = parts[0].firstIndex(of: "-"),
-            let start = Int64(parts[0][..<dash]), start >= 0, Int64(parts[0][parts[0].index(after: dash)...]) != nil
-        else { return nil }
-        return (start, parts[1] == "*" ? nil : Int64(parts[1]))
-    }
-
-    /// The total of an unsatisfied range's `bytes */TOTAL`.
-    static func unsatisfiedTotal(_ value: String?) -> Int64? {
-        guard let value, value.hasPrefix("bytes */") else { return nil }
-        return Int64(value.dropFirst(8))
-    }
 }
 
 extension DownloadState {

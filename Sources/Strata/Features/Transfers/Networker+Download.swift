@@ -108,16 +108,16 @@ extension Networker {
         switch head.status.code {
         case 206:
             let contentRange = head.headerFields[.contentRange]
-            guard let range = DownloadState.contentRange(contentRange), range.start == offset else {
+            guard let range = ContentRange(contentRange), range.range?.lowerBound == offset else {
                 Self.remove(partial, stateFile)
                 throw StrataError(
                     .transfer,
                     underlying: TransferError.unexpectedRange(expectedStart: offset, contentRange: contentRange),
                     response: head)
             }
-            total = range.total
+            total = range.completeLength
         case 416:
-            guard offset > 0, DownloadState.unsatisfiedTotal(head.headerFields[.contentRange]) == offset else {
+            guard offset > 0, ContentRange(head.headerFields[.contentRange]) == ContentRange(nil, of: offset) else {
                 Self.remove(partial, stateFile)
                 throw StrataError(.unacceptableStatus, response: head)
             }
@@ -177,8 +177,8 @@ extension Networker {
         }
         defer { try? handle.close() }
         var completed = offset
-        var lastReport = ContinuousClock.now
-        progress?(TransferProgress(completed: completed, total: total))
+        var reporter = ProgressReporter(total: total, handler: progress)
+        reporter.report(completed)
         do {
             for try await chunk in body {
                 do {
@@ -187,10 +187,7 @@ extension Networker {
                     throw StrataError(.transfer, underlying: TransferError.fileSystem("\(error)"), response: head)
                 }
                 completed += Int64(chunk.count)
-                if let progress, lastReport.duration(to: .now) >= .milliseconds(50) {
-                    lastReport = .now
-                    progress(TransferProgress(completed: completed, total: total))
-                }
+                reporter.report(completed)
             }
         } catch let error as StrataError {
             throw error
