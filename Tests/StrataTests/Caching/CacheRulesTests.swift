@@ -247,7 +247,10 @@ import Testing
             ])
         #expect(
             CacheRules.invalidatedKeys(post, created).map(\.description)
-                == ["GET https://api.test/items", "GET https://api.test/items/7"])
+                == [
+                    "GET https://api.test/items", "GET https://api.test/items#bytes", "GET https://api.test/items/7",
+                    "GET https://api.test/items/7#bytes",
+                ])
         #expect(CacheRules.invalidatedKeys(post, HTTPResponse(status: .badRequest)).isEmpty)
         post.method = .get
         #expect(CacheRules.invalidatedKeys(post, created).isEmpty)

@@ -40,6 +40,10 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     /// or invalidates.
     var forGet: CacheKey { CacheKey(method: "GET", uri: uri) }
 
+    /// Where a partial response (`206`) to a `GET` of the URI is kept, apart from the
+    /// complete one: the URI with the fragment `#bytes`, which no request target has.
+    var forPartial: CacheKey { CacheKey(method: "GET", uri: uri + "#bytes") }
+
     private init(method: String, uri: String) {
         self.method = method
         self.uri = uri

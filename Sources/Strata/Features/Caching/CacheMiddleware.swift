@@ -15,8 +15,15 @@ import HTTPTypes
 /// "Caching" section): not `no-store`, not `Vary: *`, with bodies of at most
 /// ``Configuration/maxBodySize`` bytes (a larger body passes through unstored, read
 /// once, never buffered whole). A request with `Authorization` is stored only when the
-/// response says `public`, `s-maxage` or `must-revalidate`. Requests with their own
-/// conditional or `Range` fields, and methods other than `GET`, pass through; a `200` to
+/// response says `public`, `s-maxage` or `must-revalidate`. A `206` to a single byte
+/// range is stored as a partial response when it has a strong `ETag`, and combined with
+/// the stored part of the same `ETag` it overlaps or touches — into a complete `200`
+/// once every byte is there (RFC 9111 §3.3–3.4). A `GET` with one byte range (`Range:
+/// bytes=first-last`, `first-` or `-suffix`) is answered from a fresh stored response
+/// that holds those bytes — a `206` with its `Content-Range`, or a `416` past the end —
+/// unless its `If-Range` names another validator; otherwise it goes to the network.
+/// Requests with their own conditional fields or other ranges, and methods other than
+/// `GET`, pass through; a `200` to
 /// a `HEAD` updates the stored `GET` of its URI when the validators match (new fields,
 /// new age) and removes it when they do not; a successful unsafe request (`POST`, `PUT`,
 /// `PATCH`, `DELETE`, …) removes its target and its same-origin `Location` and
@@ -106,6 +113,13 @@ public struct CacheMiddleware: Middleware {
         if request.method == .head, let key = CacheKey(request)?.forGet {
             return try await freshen(key, with: request, body: body, context: context, next: next)
         }
+        if request.method == .get, let key = CacheKey(request), let range = ByteRange(request.headerFields[.range]),
+            !Self.hasValidators(request)
+        {
+            let exchange = CachingExchange(cache: self, key: key, request: request, body: body, context: context)
+            if exchange.requestDirectives.noStore { return try await next(request, body, context) }
+            return try await exchange.ranged(range, next)
+        }
         guard request.method == .get, let key = CacheKey(request), !Self.bypasses(request) else {
             return try await next(request, body, context)
         }
@@ -156,7 +170,7 @@ public struct CacheMiddleware: Middleware {
 
     /// The first stored variant that answers `request` (RFC 9111 §4.1); a store failure
     /// is a miss.
-    private func lookup(_ key: CacheKey, for request: HTTPRequest, _ context: MiddlewareContext) async
+    func lookup(_ key: CacheKey, for request: HTTPRequest, _ context: MiddlewareContext) async
         -> CachedResponse?
     {
         await attempt("read", context) { try await store.variants(for: key) }?
@@ -165,7 +179,7 @@ public struct CacheMiddleware: Middleware {
 
     /// Runs a store operation; a failure is logged and reads as `nil`.
     @discardableResult
-    fileprivate func attempt<Value>(
+    func attempt<Value>(
         _ operation: String,
         _ context: MiddlewareContext,
         _ body: () async throws -> Value
@@ -182,19 +196,24 @@ public struct CacheMiddleware: Middleware {
         }
     }
 
-    /// Requests the cache leaves alone: with their own validators or a range.
+    /// Requests the cache leaves alone: with their own validators, or a range it does not
+    /// read (several ranges, another unit).
     private static func bypasses(_ request: HTTPRequest) -> Bool {
-        let fields = request.headerFields
-        return [.ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .ifRange, .range]
-            .contains { fields[$0] != nil }
+        hasValidators(request) || request.headerFields[.ifRange] != nil || request.headerFields[.range] != nil
     }
 
-    fileprivate var heuristic: Bool { configuration.usesHeuristicFreshness }
-    fileprivate var clock: @Sendable () -> Date { now }
+    /// Whether `request` has validators of its own (`If-Range` aside).
+    private static func hasValidators(_ request: HTTPRequest) -> Bool {
+        let fields = request.headerFields
+        return [.ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince].contains { fields[$0] != nil }
+    }
+
+    var heuristic: Bool { configuration.usesHeuristicFreshness }
+    var clock: @Sendable () -> Date { now }
 }
 
 /// One `GET` through the cache: the request, its directives and the way on.
-private struct CachingExchange {
+struct CachingExchange {
     let cache: CacheMiddleware
     let key: CacheKey
     let request: HTTPRequest
@@ -293,7 +312,7 @@ private struct CachingExchange {
     /// Stores `response` when it may be stored and its body fits, and hands it on: the
     /// body in memory when stored, else as it came (a body found too large while reading
     /// continues from where the reading stopped).
-    private func keep(_ response: HTTPResponse, _ responseBody: MessageBody?, requestTime: Date) async throws -> (
+    func keep(_ response: HTTPResponse, _ responseBody: MessageBody?, requestTime: Date) async throws -> (
         HTTPResponse, MessageBody?
     ) {
         let responseTime = cache.clock()
@@ -317,14 +336,14 @@ private struct CachingExchange {
         }
     }
 
-    private enum Buffered: Sendable {
+    enum Buffered: Sendable {
         case complete(Data)
         case tooLarge(MessageBody)
     }
 
     /// Reads `body` while it fits in `limit` bytes, giving up at `deadline` (a body in
     /// memory needs no deadline).
-    private static func buffer(
+    static func buffer(
         _ body: MessageBody?,
         upTo limit: Int,
         until deadline: ContinuousClock.Instant?
@@ -356,7 +375,7 @@ private struct CachingExchange {
 }
 
 extension CacheMiddleware {
-    fileprivate func record(_ outcome: CacheOutcome, _ context: MiddlewareContext) {
+    func record(_ outcome: CacheOutcome, _ context: MiddlewareContext) {
         context.record(outcome, for: CacheOutcomeKey.self)
     }
 }

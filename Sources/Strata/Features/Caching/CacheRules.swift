@@ -17,7 +17,7 @@ enum CacheRules {
     }
 
     /// Whether the response to `request` may be stored (RFC 9111 §3, §3.5):
-    /// - a `GET` with a final status other than `206` and `304`;
+    /// - a `GET` with a final status other than `304`, `206` only when `partial`;
     /// - no `no-store` in the request or the response, and not `Vary: *`;
     /// - explicit freshness (`max-age`, `Expires`), `public` or `private`, or a status
     ///   that is heuristically cacheable (a response with no freshness is stored stale,
@@ -26,9 +26,9 @@ enum CacheRules {
     ///   `s-maxage` or `must-revalidate`. RFC 9111 §3.5 asks this of shared caches; a
     ///   Strata client may serve several users (a server calling an upstream for each of
     ///   its users), so this cache follows it always.
-    static func isStorable(_ request: HTTPRequest, _ response: HTTPResponse) -> Bool {
+    static func isStorable(_ request: HTTPRequest, _ response: HTTPResponse, partial: Bool = false) -> Bool {
         let status = response.status.code
-        guard request.method == .get, status >= 200, status != 206, status != 304 else { return false }
+        guard request.method == .get, status >= 200, (status == 206) == partial, status != 304 else { return false }
         let requestDirectives = CacheControl(request.headerFields)
         let directives = CacheControl(response.headerFields)
         guard !requestDirectives.noStore, !directives.noStore, variedFields(of: request, for: response) != nil else {
@@ -186,7 +186,7 @@ enum CacheRules {
 
     /// The keys a successful unsafe `request` invalidates (RFC 9111 §4.4): its target
     /// and the same-origin `Location` and `Content-Location` of `response`, as `GET`
-    /// keys. Empty for a safe method or a status other than 2xx and 3xx.
+    /// keys, each with its partial responses' key. Empty for a safe method or a status other than 2xx and 3xx.
     static func invalidatedKeys(_ request: HTTPRequest, _ response: HTTPResponse) -> [CacheKey] {
         guard !safeMethods.contains(request.method), (200..<400).contains(response.status.code),
             let target = CacheKey(request)?.forGet
@@ -198,7 +198,7 @@ enum CacheRules {
             }
             keys.append(key)
         }
-        return keys
+        return keys.flatMap { [$0, $0.forPartial] }
     }
 
     /// Methods that never change the resource (RFC 9110 §9.2.1).
