@@ -136,6 +136,7 @@ let package = Package(
             dependencies: [
                 "Strata",  // Deadline.sleep: a stream's pause that a client cancels leaves no timer behind
                 "StrataServerLifecycle",
+                "StrataTestServer",  // FileRoutes: the tour's download, with ranges
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),

@@ -431,6 +431,11 @@ CONTEXT: dict[str, Context] = {
         let photoURL = FileManager.default.temporaryDirectory.appendingPathComponent("photo.jpg")
         """
     ),
+    "README.md#transfers": Context(
+        declarations="""
+        let networker = Networker(transport: MockTransport())
+        """
+    ),
     "README.md#transfers-2": Context(
         declarations="""
         let networker = Networker(transport: MockTransport())

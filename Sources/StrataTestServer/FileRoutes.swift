@@ -59,6 +59,7 @@ public final class FileRoutes: Sendable {
     private let interruptions = NIOLockedValueBox<[String: (bytes: Int, stalls: Bool)]>([:])
     private let ignoring = NIOLockedValueBox(false)
     private let pace = NIOLockedValueBox<Int?>(nil)
+    private let wholeLimit = NIOLockedValueBox<Int?>(nil)
 
     private let coding = NIOLockedValueBox<String?>(nil)
 
@@ -73,6 +74,13 @@ public final class FileRoutes: Sendable {
     public var bytesPerSecond: Int? {
         get { pace.withLockedValue { $0 } }
         set { pace.withLockedValue { $0 = newValue } }
+    }
+
+    /// When set, every response that sends a whole file (a `200`) closes its connection
+    /// after this many body bytes: a download completes only by resuming with `Range`.
+    public var wholeResponseLimit: Int? {
+        get { wholeLimit.withLockedValue { $0 } }
+        set { wholeLimit.withLockedValue { $0 = newValue } }
     }
 
     /// Whether every request gets the whole file with `200`, `Range` or not.
@@ -143,7 +151,9 @@ public final class FileRoutes: Sendable {
                 status = .partialContent
                 headers[.contentRange] = "bytes \(first)-\(size - 1)/\(size)"
             }
-            let interruption = self.interruptions.withLockedValue { $0.removeValue(forKey: name) }
+            let interruption =
+                self.interruptions.withLockedValue { $0.removeValue(forKey: name) }
+                ?? (status == .ok ? self.wholeResponseLimit.map { (bytes: $0, stalls: false) } : nil)
             headers[.contentLength] = String(size - start)
             let from = start
             let pace = self.bytesPerSecond

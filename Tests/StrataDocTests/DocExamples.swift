@@ -934,7 +934,7 @@ func example_README_dependency_injection_with_swinject() async throws {
     _ = mocked
 }
 
-/// `README.md`, example loading-endpoints (line 230).
+/// `README.md`, example loading-endpoints (line 236).
 func example_README_loading_endpoints() async throws {
     struct User: Decodable { let name: String }
     actor Tokens { var current: String? = "saved" }
@@ -968,7 +968,7 @@ func example_README_loading_endpoints() async throws {
     _ = task
 }
 
-/// `README.md`, example loading-endpoints-2 (line 265).
+/// `README.md`, example loading-endpoints-2 (line 271).
 func example_README_loading_endpoints_2(networker: Networker) async throws -> [String] {
     struct User: Decodable { let name: String }
     struct APIProblem: Decodable { let error: String }
@@ -992,7 +992,7 @@ func example_README_loading_endpoints_2(networker: Networker) async throws -> [S
     return printed
 }
 
-// `README.md`, example writing-a-feature (line 317), at file scope (it declares an extension).
+// `README.md`, example writing-a-feature (line 323), at file scope (it declares an extension).
 // doc-example: README.md#writing-a-feature
 enum PriorityKey: CallValueKey { typealias Value = Int }           // an endpoint's option
 enum QueueTimeKey: CallValueKey { typealias Value = Duration }     // what the step reports
@@ -1019,7 +1019,7 @@ struct PriorityMiddleware: Middleware {
 }
 // end doc-example
 
-/// `README.md`, example redirects (line 393).
+/// `README.md`, example redirects (line 399).
 func example_README_redirects() async throws {
     // doc-example: README.md#redirects
     var configuration = Networker.Configuration()
@@ -1028,7 +1028,7 @@ func example_README_redirects() async throws {
     _ = configuration
 }
 
-/// `README.md`, example redirects-2 (line 400).
+/// `README.md`, example redirects-2 (line 406).
 func example_README_redirects_2() async throws -> (name: String, paths: [String]) {
     struct User: Decodable { let name: String }
     let userEndpoint = Endpoint(RequestDescription(route: "http://example.com/user/42"), decoding: User.self)
@@ -1043,7 +1043,7 @@ func example_README_redirects_2() async throws -> (name: String, paths: [String]
     return (user.name, mock.requests.map(\.path))
 }
 
-/// `README.md`, example coming-from-alamofire-moya-or-nodekit (line 419).
+/// `README.md`, example coming-from-alamofire-moya-or-nodekit (line 425).
 func example_README_coming_from_alamofire_moya_or_nodekit(transport: MockTransport, api: URL?, traceID: String) async throws -> (user: String, fresh: String, gone: String?) {
     struct UserEntry: Codable, RawMappable { typealias Raw = JSON; let id: Int; let name: String }
     struct User: DTODecodable {
@@ -1081,7 +1081,7 @@ func example_README_coming_from_alamofire_moya_or_nodekit(transport: MockTranspo
     return (user.name, fresh.name, gone?.name)
 }
 
-/// `README.md`, example coming-from-alamofire-moya-or-nodekit-2 (line 443).
+/// `README.md`, example coming-from-alamofire-moya-or-nodekit-2 (line 449).
 func example_README_coming_from_alamofire_moya_or_nodekit_2() async throws -> (search: String?, create: Data?, signup: Data?) {
     // doc-example: README.md#coming-from-alamofire-moya-or-nodekit-2
     // GET parameters go in the query, POST/PUT/PATCH parameters in a JSON body: nothing to pick.
@@ -1102,7 +1102,7 @@ func example_README_coming_from_alamofire_moya_or_nodekit_2() async throws -> (s
     return (try search.encoded().head.url?.absoluteString, try create.encoded().body?.bufferedData, try signup.encoded().body?.bufferedData)
 }
 
-/// `README.md`, example resilience (line 560).
+/// `README.md`, example resilience (line 566).
 func example_README_resilience() async throws -> Networker {
     let savedToken = "saved"
     @Sendable func renewToken(_ token: String) async throws -> BearerToken { BearerToken("renewed-\(token)") }
@@ -1119,7 +1119,7 @@ func example_README_resilience() async throws -> Networker {
     return networker
 }
 
-/// `README.md`, example caching (line 665).
+/// `README.md`, example caching (line 671).
 func example_README_caching() async throws {
     struct Feed: Decodable, Sendable { let items: [String] }
     let auth = AuthenticationMiddleware(BearerTokenProvider(BearerToken("t")) { _ in BearerToken("t2") })
@@ -1137,7 +1137,7 @@ func example_README_caching() async throws {
     _ = outcome
 }
 
-/// `README.md`, example streams (line 713).
+/// `README.md`, example streams (line 719).
 func example_README_streams() async throws {
     let networker = Networker(transport: MockTransport())
     let prompt = ["prompt": "Hello"]
@@ -1154,7 +1154,7 @@ func example_README_streams() async throws {
     _ = chat
 }
 
-/// `README.md`, example streams-2 (line 762).
+/// `README.md`, example streams-2 (line 768).
 func example_README_streams_2() async throws {
     struct LogEntry: Decodable, Sendable { let message: String }
     let networker = Networker(transport: MockTransport())
@@ -1168,8 +1168,9 @@ func example_README_streams_2() async throws {
     _ = body
 }
 
-/// `README.md`, example transfers (line 786).
+/// `README.md`, example transfers (line 792).
 func example_README_transfers() async throws {
+    let networker = Networker(transport: MockTransport())
     // doc-example: README.md#transfers
     let video = RequestDescription(
         route: "https://api.example.com/videos/7", method: .put,
@@ -1177,12 +1178,16 @@ func example_README_transfers() async throws {
     let live = RequestDescription(
         route: "https://api.example.com/logs", method: .post,
         body: .stream(MessageBody(length: nil, streaming: AsyncStream<Data> { $0.finish() }), contentType: "text/plain"))
+    let receipt = try await networker.upload(Endpoint<Data>(video)) { progress in
+        print("\(Int((progress.fraction ?? 0) * 100)) %")  // from 0 to the file's size, ~20 times a second at most
+    }
     // end doc-example
     _ = video
     _ = live
+    _ = receipt
 }
 
-/// `README.md`, example transfers-2 (line 804).
+/// `README.md`, example transfers-2 (line 821).
 func example_README_transfers_2() async throws {
     let networker = Networker(transport: MockTransport())
     let movieEndpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/movies/1"))
@@ -1195,7 +1200,7 @@ func example_README_transfers_2() async throws {
     _ = result
 }
 
-/// `README.md`, example pagination (line 821).
+/// `README.md`, example pagination (line 852).
 func example_README_pagination() async throws {
     struct User: Decodable, Sendable { let name: String }
     struct FeedPage: Decodable, Sendable { let items: [String]; let nextCursor: String? }

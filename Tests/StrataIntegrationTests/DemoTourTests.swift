@@ -58,13 +58,16 @@ struct DemoTourTests {
         #expect(report.allPassed, "\(report.failures.map(Transcript.line(for:)))")
         #expect(report.results.map(\.step) == TourStepID.allCases)
         #expect(report.results.allSatisfy { $0.exchange != nil })
-        // Eighteen steps in eight sections, the streams section last with its two steps.
-        #expect(report.results.count == 18)
+        // Twenty steps in nine sections, the transfers section last with its two steps.
+        #expect(report.results.count == 20)
         var sections: [TourSection] = []
         for result in report.results where sections.last != result.section { sections.append(result.section) }
         #expect(
-            sections == [.models, .callbacks, .encodings, .headersAndAuth, .errors, .resilience, .caching, .streams])
+            sections == [
+                .models, .callbacks, .encodings, .headersAndAuth, .errors, .resilience, .caching, .streams, .transfers,
+            ])
         #expect(report.results.filter { $0.section == .streams }.map(\.step) == [.chatStream, .notificationsResume])
+        #expect(report.results.filter { $0.section == .transfers }.map(\.step) == [.downloadResumes, .pagedList])
         #expect(report.results.filter { $0.section == .caching }.map(\.step) == [.cacheThenRemote, .offlineFallback])
     }
 
@@ -79,7 +82,18 @@ struct DemoTourTests {
 
         // Streams: the chat's tokens printed as they arrived, the notifications resumed.
         let reply = "Strata streams every token the moment it arrives."
-        #expect(printed.text == "    \(reply)\n")
+        let (chat, bars) = printed.text.split(separator: "\n", maxSplits: 1).map(String.init).pairOrEmpty
+        #expect(chat == "    \(reply)")
+        #expect(bars.hasPrefix("\r    [························] 0 % of 2048 KiB"))
+        #expect(bars.hasSuffix("\r    [████████████████████████] 100 % of 2048 KiB\n"))
+
+        // Transfers: the download cut halfway and continued, the pages read to the empty one.
+        #expect(report[.downloadResumes]?.value as? Int64 == 2 << 20)
+        #expect(
+            report[.downloadResumes]?.exchange
+                == RecordedExchange(method: "GET", target: "/files/tour.bin", status: 206))
+        #expect(report[.pagedList]?.value as? [String] == ["Ann", "Bob", "Cleo", "Dan", "Hanna", "Ivan", "Zoe"])
+        #expect(report[.pagedList]?.exchange == RecordedExchange(method: "GET", target: "/users?page=5", status: 200))
         #expect(report[.chatStream]?.value as? String == reply)
         #expect(report[.chatStream]?.summary == "8 tokens as they arrived, up to [DONE]: \"\(reply)\"")
         let notices = try #require(report[.notificationsResume]?.value as? [Notice])
@@ -224,4 +238,11 @@ final class PrintedText: @unchecked Sendable {
 
     /// Adds printed text.
     func append(_ text: String) { lock.withLock { value += text } }
+}
+
+extension Array where Element == String {
+    /// The first two elements, or empty strings for those missing.
+    fileprivate var pairOrEmpty: (String, String) {
+        (first ?? "", dropFirst().first ?? "")
+    }
 }

@@ -16,6 +16,8 @@ public enum TourSection: String, Sendable, CaseIterable {
     case caching
     /// Server-sent events: a chat completion token by token, a feed that resumes.
     case streams
+    /// A download that resumes, and a paged list.
+    case transfers
 
     /// The heading printed before the section's steps.
     public var title: String {
@@ -28,6 +30,7 @@ public enum TourSection: String, Sendable, CaseIterable {
         case .resilience: "Resilience · the .resilient() preset: retries with backoff and a budget, token refresh"
         case .caching: "Caching · CacheMiddleware: cacheThenRemote, offline fallback"
         case .streams: "Streams · server-sent events: tokens as they arrive, reconnection that resumes"
+        case .transfers: "Transfers · a download with progress that resumes, a paged list"
         }
     }
 }

@@ -41,4 +41,10 @@ public enum TourStepID: String, Sendable, CaseIterable {
     /// `GET /notifications` over connections the server drops: twelve ``Notice``s without a
     /// gap, each reconnection resuming with `Last-Event-ID`, until the server's 204.
     case notificationsResume
+    /// `GET /files/tour.bin` downloaded with a progress bar: the server cuts the first
+    /// response halfway, and the client's retry step continues it with `Range` and
+    /// `If-Range` in the same call.
+    case downloadResumes
+    /// `GET /users?page=1`, `2`, … read with `networker.pages(…).items` until an empty page.
+    case pagedList
 }

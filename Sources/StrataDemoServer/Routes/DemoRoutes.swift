@@ -1,4 +1,6 @@
+import Foundation
 import Hummingbird
+import StrataTestServer
 
 /// The demo API. JSON in and out; errors are `{"error": "…"}` with a 4xx or 5xx status.
 ///
@@ -17,6 +19,7 @@ import Hummingbird
 /// | `POST /feeds`, `GET /feeds/:id`, … | cacheable feeds that can change or fail on demand; see `FeedRoutes` |
 /// | `GET /chat` | a chat completion streamed as server-sent events, a token an event, then `[DONE]` |
 /// | `GET /notifications` | twelve notifications as server-sent events over connections that drop; resumes after `Last-Event-ID` |
+/// | `GET /files/tour.bin` | 2 MiB (byte `i` is `i % 251`) at 4 MiB/s with `ETag` and ranges; a whole-file `200` is cut after 1 MiB, so a download completes only by resuming |
 public enum DemoRoutes {
     /// Adds the demo API to `router`, with fresh state.
     public static func register(on router: Router<BasicRequestContext>) {
@@ -29,5 +32,15 @@ public enum DemoRoutes {
         DiagnosticRoutes.register(on: router, store: store)
         FeedRoutes.register(on: router, feeds: FeedStore())
         StreamRoutes.register(on: router)
+        let files = FileRoutes()
+        files.set(tourFileName, Data((0..<tourFileSize).map { UInt8($0 % 251) }))
+        files.bytesPerSecond = 4 << 20
+        files.wholeResponseLimit = tourFileSize / 2
+        files.register(on: router)
     }
+
+    /// The file of the tour's download, under `/files/`.
+    static let tourFileName = "tour.bin"
+    /// Its size: 2 MiB.
+    static let tourFileSize = 2 << 20
 }
