@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "StrataTesting", targets: ["StrataTesting"]),
         .library(name: "StrataSQLiteCache", targets: ["StrataSQLiteCache"]),
         .library(name: "StrataSwinject", targets: ["StrataSwinject"]),
+        .library(name: "StrataObservability", targets: ["StrataObservability"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -28,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),  // the persistent cache store only
         .package(url: "https://github.com/Swinject/Swinject", from: "2.10.0"),  // StrataSwinject only
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),  // StrataObservability
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),  // StrataObservability
     ],
     targets: [
         // The core: models, routing, encodings, requests, pipeline, client. No transport.
@@ -90,6 +93,17 @@ let package = Package(
             dependencies: [
                 "Strata",
                 .product(name: "Swinject", package: "Swinject"),
+            ]
+        ),
+        // Spans and metrics for each attempt by the OpenTelemetry HTTP client conventions,
+        // through the tracing and metrics APIs (no backend).
+        .target(
+            name: "StrataObservability",
+            dependencies: [
+                "Strata",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
         // Runs the in-process Hummingbird servers (test and demo) in a ServiceGroup and shuts
@@ -224,6 +238,10 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),  // the hostile server's records
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                "StrataObservability",
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
         .testTarget(

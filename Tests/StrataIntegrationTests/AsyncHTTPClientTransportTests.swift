@@ -399,7 +399,7 @@ extension TestServer {
 
 /// The authority of a port nothing listens on, held closed for the rest of the process
 /// so that no other test's server takes it.
-private func closedPortAuthority() async throws -> String {
+func closedPortAuthority() async throws -> String {
     try reservedClosedPort.get().authority
 }
 

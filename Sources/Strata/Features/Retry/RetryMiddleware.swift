@@ -102,6 +102,7 @@ public struct RetryMiddleware: Middleware {
                 throw error
             }
             context.attempt += 1
+            context.retryWait = wait
         }
     }
 

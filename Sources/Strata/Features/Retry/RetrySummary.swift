@@ -75,7 +75,19 @@ extension Endpoint {
     }
 }
 
+/// How long the retry step waited before the current attempt.
+enum RetryWaitKey: CallValueKey {
+    typealias Value = Duration
+}
+
 extension MiddlewareContext {
+    /// How long ``RetryMiddleware`` waited before this attempt (`nil` on the first): for
+    /// the steps after it that report on each attempt (a span's event, say).
+    public internal(set) var retryWait: Duration? {
+        get { values[RetryWaitKey.self] }
+        set { values[RetryWaitKey.self] = newValue }
+    }
+
     /// The endpoint's retry rule (see ``Endpoint/retry``), for ``RetryMiddleware``.
     public var retry: RetryRule? {
         get { values[RetryRuleKey.self] }

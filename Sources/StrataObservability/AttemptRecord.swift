@@ -1,0 +1,118 @@
+import Foundation
+import HTTPTypes
+import Metrics
+import Strata
+import Tracing
+
+/// One attempt from its start to the end of its response body: what its span and its
+/// metrics are told, each exactly once.
+///
+/// `@unchecked Sendable`: the mutable state (`status`, `responseBytes`, `finished`) is only
+/// read and written while holding `lock`; the rest is immutable. The body's reader, the
+/// caller's task and a dropped body's deinit can each end the attempt.
+final class AttemptRecord: @unchecked Sendable {
+    private let attempt: ClientAttempt
+    private let span: (any Span)?
+    private let metrics: (any MetricsFactory)?
+    private let started = ContinuousClock.now
+    private let lock = NSLock()
+    private var status: Int?
+    private var responseBytes: Int64 = 0
+    private var finished = false
+
+    /// Starts the record of `attempt`: counts it active in `metrics`, and its request
+    /// body's size.
+    init(attempt: ClientAttempt, span: (any Span)?, metrics: (any MetricsFactory)?, requestBodySize: Int64?) {
+        self.attempt = attempt
+        self.span = span
+        self.metrics = metrics
+        guard let metrics else { return }
+        Meter(label: "http.client.active_requests", dimensions: attempt.dimensions, factory: metrics).increment()
+        if let requestBodySize {
+            Recorder(label: "http.client.request.body.size", dimensions: attempt.dimensions, factory: metrics)
+                .record(requestBodySize)
+        }
+    }
+
+    /// The response head arrived.
+    func received(_ response: HTTPResponse) {
+        lock.withLock { status = response.status.code }
+        span?.attributes["http.response.status_code"] = response.status.code
+    }
+
+    /// `count` more bytes of the response body were read.
+    func read(_ count: Int) {
+        lock.withLock { responseBytes += Int64(count) }
+    }
+
+    /// Ends the attempt (the first call only): the span's status and end, the duration,
+    /// the response body's size, and one fewer active request.
+    func finish(error: (any Error)?) {
+        let (status, responseBytes, first) = lock.withLock {
+            defer { finished = true }
+            return (self.status, self.responseBytes, !finished)
+        }
+        guard first else { return }
+        let errorType = ClientAttempt.errorType(status: status, error: error)
+        if let span {
+            if let errorType {
+                span.attributes["error.type"] = errorType
+                span.setStatus(SpanStatus(code: .error))
+            }
+            if let error { span.recordError(error) }
+            span.end()
+        }
+        guard let metrics else { return }
+        Meter(label: "http.client.active_requests", dimensions: attempt.dimensions, factory: metrics).decrement()
+        var dimensions = attempt.dimensions
+        if let status { dimensions.append(("http.response.status_code", String(status))) }
+        if let errorType { dimensions.append(("error.type", errorType)) }
+        Timer(label: "http.client.request.duration", dimensions: dimensions, factory: metrics)
+            .recordNanoseconds(Int64(started.duration(to: .now) / .nanoseconds(1)))
+        if status != nil {
+            Recorder(label: "http.client.response.body.size", dimensions: dimensions, factory: metrics)
+                .record(responseBytes)
+        }
+    }
+
+    deinit {
+        finish(error: nil)  // a body dropped unread: the attempt ends with it
+    }
+}
+
+extension MessageBody {
+    /// This body, telling `record` how many bytes were read and when it ended (read to
+    /// the end, failed, or dropped).
+    func observed(by record: AttemptRecord) -> MessageBody {
+        let chunks = ObservedChunks(base: self, record: record)
+        return isReplayable ? MessageBody(length: length) { chunks } : MessageBody(length: length, streaming: chunks)
+    }
+}
+
+/// The chunks of a response body, reported to its attempt's record as they are read.
+private struct ObservedChunks: AsyncSequence, Sendable {
+    typealias Element = Data
+    let base: MessageBody
+    let record: AttemptRecord
+
+    func makeAsyncIterator() -> Iterator { Iterator(base: base.makeAsyncIterator(), record: record) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        var base: MessageBody.AsyncIterator
+        let record: AttemptRecord
+
+        mutating func next() async throws -> Data? {
+            do {
+                guard let chunk = try await base.next() else {
+                    record.finish(error: nil)
+                    return nil
+                }
+                record.read(chunk.count)
+                return chunk
+            } catch {
+                record.finish(error: error)
+                throw error
+            }
+        }
+    }
+}
