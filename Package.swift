@@ -237,6 +237,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),  // raw reply servers, shutdown stress test
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),  // the hostile server's records
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 "StrataObservability",
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),

@@ -2,6 +2,7 @@ import Foundation
 import Strata
 import StrataTestServer
 import StrataTestSupport
+import StrataURLSession
 import Testing
 
 /// An upload and a download of `STRATA_TRANSFER_MB` megabytes (200 by default; 1024 for
@@ -72,6 +73,7 @@ struct LargeTransferTests {
                     == UploadReceipt(
                         bytes: Self.size, digest: digest, contentLength: String(Self.size), transferEncoding: nil))
             #expect(last.withLock { $0 } == TransferProgress(completed: Int64(Self.size), total: Int64(Self.size)))
+            print("large transfer: \(Self.megabytes) MB uploaded over \(kind), peak RSS growth \(growth >> 20) MiB")
             #expect(growth < Self.memoryBound, "peak RSS growth \(growth >> 20) MiB uploading over \(kind)")
         }
     }
@@ -83,14 +85,15 @@ struct LargeTransferTests {
             let routes = FileRoutes()
             routes.set("large.bin", contentsOf: file, size: Self.size)
             // URLSession on Linux cannot pause a transfer: bytes that arrive faster than the
-            // file takes them wait in memory, up to the transport's buffer limit, where the
-            // transfer stops. The in-process server over loopback outruns a debug build's
-            // file writes, so for URLSession it sends at 100 MiB/s, as a fast network would.
-            routes.bytesPerSecond = kind == .urlSession ? 100 << 20 : nil
+            // file takes them wait in memory, up to the transport's `responseBufferLimit`,
+            // where the transfer stops. The in-process server over loopback outruns a debug
+            // build's file writes, so for URLSession it sends at 32 MiB/s, as a network
+            // would, and the transport holds at most 16 MiB unread.
+            routes.bytesPerSecond = kind == .urlSession ? 32 << 20 : nil
             let destination = folder.appendingPathComponent("large.bin")
             let last = Locked<TransferProgress?>(nil)
             let (result, growth) = try await TestServer.with(configure: { routes.register(on: $0) }) { server in
-                try await kind.with { transport in
+                try await kind.with(responseBufferLimit: 16 << 20) { transport in
                     let endpoint = Endpoint<Data>(
                         RequestDescription(route: server.baseURL.absoluteString + "/files/large.bin"))
                     return try await PeakRSSSampler.measure {
@@ -103,6 +106,7 @@ struct LargeTransferTests {
             #expect(result.bytes == Int64(Self.size))
             #expect(try Self.digest(of: destination) == digest)
             #expect(last.withLock { $0 } == TransferProgress(completed: Int64(Self.size), total: Int64(Self.size)))
+            print("large transfer: \(Self.megabytes) MB downloaded over \(kind), peak RSS growth \(growth >> 20) MiB")
             #expect(growth < Self.memoryBound, "peak RSS growth \(growth >> 20) MiB downloading over \(kind)")
         }
     }

@@ -11,11 +11,15 @@ enum TransportKind: String, CaseIterable, CustomTestStringConvertible, Sendable 
 
     var testDescription: String { rawValue }
 
-    /// Runs `body` with a fresh transport of this kind and shuts it down afterwards.
-    func with<T>(_ body: (any Transport) async throws -> T) async throws -> T {
+    /// Runs `body` with a fresh transport of this kind and shuts it down afterwards; a
+    /// URLSession transport holds at most `responseBufferLimit` response bytes unread.
+    func with<T>(
+        responseBufferLimit: Int = URLSessionTransport.defaultResponseBufferLimit,
+        _ body: (any Transport) async throws -> T
+    ) async throws -> T {
         switch self {
         case .urlSession:
-            return try await body(URLSessionTransport())
+            return try await body(URLSessionTransport(responseBufferLimit: responseBufferLimit))
         case .asyncHTTPClient:
             let transport = AsyncHTTPClientTransport()
             do {
