@@ -268,6 +268,7 @@ let package = Package(
             name: "StrataDocTests",
             dependencies: [
                 "Strata",
+                "StrataObservability",
                 "StrataURLSession",
                 "StrataSQLiteCache",
                 "StrataSwinject",

@@ -47,6 +47,7 @@ IMPORTS = [
     "StrataDemo",
     "StrataDemoServer",
     "StrataFaultServer",
+    "StrataObservability",
     "StrataServerLifecycle",
     "StrataTestServer",
     "StrataTesting",
@@ -429,6 +430,39 @@ CONTEXT: dict[str, Context] = {
         struct Receipt: Codable, Sendable { var id: Int }
         let networker = Networker(transport: MockTransport())
         let photoURL = FileManager.default.temporaryDirectory.appendingPathComponent("photo.jpg")
+        """
+    ),
+    "README.md#observability": Context(
+        declarations="""
+        let transport = MockTransport()
+        """
+    ),
+    "README.md#recording-and-replaying-traffic": Context(
+        declarations="""
+        struct User: Decodable, Sendable { let name: String }
+        let transport = MockTransport()
+        let userEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/users/1"), decoding: User.self)
+        """
+    ),
+    "Sources/StrataTesting/HAR/HARFixture.swift#1": Context(
+        declarations="""
+        struct User: Decodable, Sendable { let name: String }
+        let userEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/users/1"), decoding: User.self)
+        let transport = MockTransport()
+        let fixtures = FileManager.default.temporaryDirectory
+        """
+    ),
+    "Sources/StrataTesting/HAR/HARRecordingTransport.swift#1": Context(
+        declarations="""
+        struct User: Decodable, Sendable { let name: String }
+        let userEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/users/1"), decoding: User.self)
+        """
+    ),
+    "Sources/StrataTesting/HAR/HARReplayTransport.swift#1": Context(
+        declarations="""
+        struct User: Decodable, Sendable { let name: String }
+        let userEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/users/1"), decoding: User.self)
+        let fixture = FileManager.default.temporaryDirectory.appendingPathComponent("user.har")
         """
     ),
     "README.md#transfers": Context(

@@ -17,6 +17,7 @@ import StrataAsyncHTTPClient
 import StrataDemo
 import StrataDemoServer
 import StrataFaultServer
+import StrataObservability
 import StrataSQLiteCache
 import StrataServerLifecycle
 import StrataSwinject
@@ -728,6 +729,28 @@ func example_StrataFaultServer_FaultServer_1() async throws {
     _ = url
 }
 
+// MARK: - Sources/StrataObservability/TelemetryMiddleware.swift
+
+/// `Sources/StrataObservability/TelemetryMiddleware.swift`, example 1 (line 13).
+func example_StrataObservability_TelemetryMiddleware_1() async throws {
+    // doc-example: Sources/StrataObservability/TelemetryMiddleware.swift#1
+    let networker = Networker(
+        transport: AsyncHTTPClientTransport(),
+        middleware: .resilient(perAttempt: [TelemetryMiddleware()]))  // last: one span per attempt
+    // end doc-example
+    _ = networker
+}
+
+// MARK: - Sources/StrataObservability/URLRedaction.swift
+
+/// `Sources/StrataObservability/URLRedaction.swift`, example 1 (line 8).
+func example_StrataObservability_URLRedaction_1() async throws {
+    // doc-example: Sources/StrataObservability/URLRedaction.swift#1
+    let telemetry = TelemetryMiddleware(redaction: URLRedaction(keepingQueryValuesOf: ["page", "per_page"]))
+    // end doc-example
+    _ = telemetry
+}
+
 // MARK: - Sources/StrataSQLiteCache/SQLiteCacheStore.swift
 
 /// `Sources/StrataSQLiteCache/SQLiteCacheStore.swift`, example 1 (line 10).
@@ -795,6 +818,53 @@ func example_StrataTestServer_AuthRoutes_1(transport: any Transport) async throw
     _ = auth
     _ = body
     return (body, auth.accepted)
+}
+
+// MARK: - Sources/StrataTesting/HAR/HARFixture.swift
+
+/// `Sources/StrataTesting/HAR/HARFixture.swift`, example 1 (line 9).
+func example_StrataTesting_HAR_HARFixture_1() async throws {
+    struct User: Decodable, Sendable { let name: String }
+    let userEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/users/1"), decoding: User.self)
+    let transport = MockTransport()
+    let fixtures = FileManager.default.temporaryDirectory
+    // doc-example: Sources/StrataTesting/HAR/HARFixture.swift#1
+    let user = try await HARFixture.with(fixtures.appendingPathComponent("user.har"), recordingOver: transport) {
+        try await Networker(transport: $0).send(userEndpoint)
+    }
+    // end doc-example
+    _ = user
+}
+
+// MARK: - Sources/StrataTesting/HAR/HARRecordingTransport.swift
+
+/// `Sources/StrataTesting/HAR/HARRecordingTransport.swift`, example 1 (line 67).
+func example_StrataTesting_HAR_HARRecordingTransport_1() async throws {
+    struct User: Decodable, Sendable { let name: String }
+    let userEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/users/1"), decoding: User.self)
+    // doc-example: Sources/StrataTesting/HAR/HARRecordingTransport.swift#1
+    let recorder = HARRecorder()
+    let networker = Networker(transport: HARRecordingTransport(wrapping: AsyncHTTPClientTransport(), into: recorder))
+    _ = try await networker.send(userEndpoint)
+    try recorder.write(to: URL(fileURLWithPath: "Fixtures/user.har"))
+    // end doc-example
+    _ = recorder
+    _ = networker
+}
+
+// MARK: - Sources/StrataTesting/HAR/HARReplayTransport.swift
+
+/// `Sources/StrataTesting/HAR/HARReplayTransport.swift`, example 1 (line 25).
+func example_StrataTesting_HAR_HARReplayTransport_1() async throws {
+    struct User: Decodable, Sendable { let name: String }
+    let userEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/users/1"), decoding: User.self)
+    let fixture = FileManager.default.temporaryDirectory.appendingPathComponent("user.har")
+    // doc-example: Sources/StrataTesting/HAR/HARReplayTransport.swift#1
+    let replay = HARReplayTransport(try HAR(contentsOf: fixture))
+    let user = try await Networker(transport: replay).send(userEndpoint)   // no network
+    // end doc-example
+    _ = replay
+    _ = user
 }
 
 // MARK: - Sources/StrataTesting/MockResponse+Constructors.swift
@@ -1200,7 +1270,7 @@ func example_README_transfers_2() async throws {
     _ = result
 }
 
-/// `README.md`, example pagination (line 852).
+/// `README.md`, example pagination (line 853).
 func example_README_pagination() async throws {
     struct User: Decodable, Sendable { let name: String }
     struct FeedPage: Decodable, Sendable { let items: [String]; let nextCursor: String? }
@@ -1220,4 +1290,35 @@ func example_README_pagination() async throws {
     _ = byOffset
     _ = byLink
     _ = byCursor
+}
+
+/// `README.md`, example observability (line 879).
+func example_README_observability() async throws {
+    let transport = MockTransport()
+    // doc-example: README.md#observability
+    let observed = Networker(
+        transport: transport,
+        middleware: .resilient(perAttempt: [TelemetryMiddleware()]))  // last: a span per attempt
+    // end doc-example
+    _ = observed
+}
+
+/// `README.md`, example recording-and-replaying-traffic (line 904).
+func example_README_recording_and_replaying_traffic() async throws {
+    struct User: Decodable, Sendable { let name: String }
+    let transport = MockTransport()
+    let userEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/users/1"), decoding: User.self)
+    // doc-example: README.md#recording-and-replaying-traffic
+    let recorder = HARRecorder()
+    let recording = Networker(transport: HARRecordingTransport(wrapping: transport, into: recorder))
+    _ = try await recording.send(userEndpoint)
+    try recorder.write(to: URL(fileURLWithPath: "/tmp/user.har"))  // credentials redacted
+
+    let offline = Networker(transport: HARReplayTransport(try HAR(contentsOf: URL(fileURLWithPath: "/tmp/user.har"))))
+    let user = try await offline.send(userEndpoint)  // the same value, no network
+    // end doc-example
+    _ = recorder
+    _ = recording
+    _ = offline
+    _ = user
 }

@@ -255,11 +255,11 @@ struct AsyncHTTPClientTransportTests {
         let error = await #expect(throws: TransportError.self) {
             _ = try await transport.send(
                 HTTPRequest(method: .get, scheme: "http", authority: authority, path: "/"),
-                body: nil, deadline: inSeconds(5))
+                body: nil, deadline: inSeconds(30))
         }
         try await transport.shutdown()
         #expect(error?.kind == .connectionRefused)
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(ContinuousClock.now - start < .seconds(10))  // not at the deadline
     }
 
     @Test func aClosedPortIsRefusedWhenTheClientRetriesConnectsUntilTheDeadline() async throws {

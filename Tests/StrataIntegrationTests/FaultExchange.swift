@@ -12,8 +12,8 @@ enum FaultExchange {
     /// ``Networker/Configuration/maxResponseBodySize``: 32 MiB.
     static let bodyLimit = 32 * 1024 * 1024
 
-    /// A client over `transport` with the fault tests' deadline and body limit.
-    static func networker(over transport: any Transport) -> Networker {
+    /// A client over `transport` with the fault tests' deadline (or `deadline`) and body limit.
+    static func networker(over transport: any Transport, deadline: Duration = deadline) -> Networker {
         var configuration = Networker.Configuration()
         configuration.timeout = deadline
         configuration.maxResponseBodySize = bodyLimit
