@@ -27,6 +27,22 @@ import StrataURLSession
 import Swinject
 import Testing
 
+// MARK: - Sources/Strata/Client/CallObserver.swift
+
+/// `Sources/Strata/Client/CallObserver.swift`, example 1 (line 5).
+func example_Strata_Client_CallObserver_1() async throws {
+    // doc-example: Sources/Strata/Client/CallObserver.swift#1
+    struct FailurePrinter: CallObserver {
+        func callEnded(_ call: FinishedCall) {
+            if let error = call.error { print("call failed: \(error.kind)") }
+        }
+    }
+    var configuration = Networker.Configuration()
+    configuration.callObservers = [FailurePrinter()]
+    // end doc-example
+    _ = configuration
+}
+
 // MARK: - Sources/Strata/Client/Networker+Requests.swift
 
 /// `Sources/Strata/Client/Networker+Requests.swift`, example 1 (line 7).
@@ -729,6 +745,17 @@ func example_StrataFaultServer_FaultServer_1() async throws {
     _ = url
 }
 
+// MARK: - Sources/StrataObservability/StrataMetrics.swift
+
+/// `Sources/StrataObservability/StrataMetrics.swift`, example 1 (line 9).
+func example_StrataObservability_StrataMetrics_1() async throws {
+    // doc-example: Sources/StrataObservability/StrataMetrics.swift#1
+    var configuration = Networker.Configuration()
+    configuration.callObservers = [StrataMetrics()]
+    // end doc-example
+    _ = configuration
+}
+
 // MARK: - Sources/StrataObservability/TelemetryMiddleware.swift
 
 /// `Sources/StrataObservability/TelemetryMiddleware.swift`, example 1 (line 13).
@@ -1303,7 +1330,16 @@ func example_README_observability() async throws {
     _ = observed
 }
 
-/// `README.md`, example recording-and-replaying-traffic (line 904).
+/// `README.md`, example observability-2 (line 903).
+func example_README_observability_2() async throws {
+    // doc-example: README.md#observability-2
+    var observed = Networker.Configuration()
+    observed.callObservers = [StrataMetrics()]
+    // end doc-example
+    _ = observed
+}
+
+/// `README.md`, example recording-and-replaying-traffic (line 916).
 func example_README_recording_and_replaying_traffic() async throws {
     struct User: Decodable, Sendable { let name: String }
     let transport = MockTransport()

@@ -3,6 +3,7 @@ import Hummingbird
 import InMemoryTracing
 import MetricsTestKit
 import NIOConcurrencyHelpers
+import NIOCore
 import Strata
 import StrataObservability
 import StrataTestServer
@@ -37,6 +38,12 @@ struct TelemetryTests {
                     return $0
                 }
                 return Response(status: call <= 2 ? .serviceUnavailable : .ok)
+            }
+            router.get("down") { _, _ in Response(status: .serviceUnavailable) }
+            router.get("cached") { _, _ in
+                Response(
+                    status: .ok, headers: [.cacheControl: "max-age=60"],
+                    body: .init(byteBuffer: ByteBuffer(string: "kept")))
             }
         }) { try await body($0) }
     }
@@ -193,6 +200,56 @@ struct TelemetryTests {
                         == "http://127.0.0.1:\(port)/redirect")
             }
         }
+    }
+
+    /// Strata's own metrics, read from the calls' records: retries, cache lookups and the
+    /// breaker's transitions, with exact counts and dimensions.
+    @Test func strataMetricsCountRetriesCacheLookupsAndBreakerChanges() async throws {
+        let metrics = TestMetrics()
+        try await Self.withFlakyServer { server in
+            try await TransportKind.asyncHTTPClient.with { transport in
+                var configuration = Networker.Configuration()
+                configuration.callObservers = [StrataMetrics(metrics: metrics)]
+                let networker = Networker(
+                    transport: transport,
+                    middleware: [
+                        CircuitBreakerMiddleware(policy: CircuitBreakerPolicy(consecutiveFailures: 2)),
+                        RetryMiddleware(policy: RetryPolicy(initialBackoff: .milliseconds(10))),
+                        CacheMiddleware(store: MemoryCacheStore()),
+                    ],
+                    configuration: configuration)
+                let base = server.baseURL.absoluteString
+                _ = try await networker.send(Endpoint<Data>(RequestDescription(route: base + "/flaky")))
+                _ = try await networker.send(Endpoint<Data>(RequestDescription(route: base + "/flaky")))
+                let cached = Endpoint<Data>(RequestDescription(route: base + "/cached"))
+                _ = try await networker.send(cached)
+                _ = try await networker.send(cached)
+                let down = Endpoint<Data>(RequestDescription(route: base + "/down")).retry(.never)
+                for _ in 0..<2 { _ = try? await networker.send(down) }
+                #expect(
+                    try metrics.expectCounter(
+                        "strata.circuit.transitions",
+                        [
+                            ("server.address", server.baseURL.host! + ":\(server.baseURL.port!)"),
+                            ("strata.circuit.state", "open"),
+                        ]
+                    ).values == [1])
+            }
+        }
+        #expect(try metrics.expectCounter("strata.client.calls", [("outcome", "unacceptableStatus")]).values == [1, 1])
+        #expect(try metrics.expectCounter("strata.client.calls", [("outcome", "success")]).values == [1, 1, 1, 1])
+        #expect(try metrics.expectRecorder("strata.retry.attempts").values == [3])
+        #expect(
+            try metrics.expectCounter("strata.retry.stops", [("strata.retry.stop_reason", "notRetryable")]).values
+                == [1])
+        #expect(
+            try metrics.expectCounter(
+                "strata.cache.lookups", [("strata.cache.source", "network"), ("strata.cache.stale", "false")]
+            ).values == [1, 1, 1, 1, 1])  // two /flaky, the first /cached, two /down
+        #expect(
+            try metrics.expectCounter(
+                "strata.cache.lookups", [("strata.cache.source", "cache"), ("strata.cache.stale", "false")]
+            ).values == [1])
     }
 
     @Test func urlRedactionKeepsNamedValuesAndDropsUserInfo() {

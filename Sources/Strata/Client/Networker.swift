@@ -58,6 +58,8 @@ public struct Networker: Sendable {
         public var validation: ResponseValidation = .default
         /// The logger handed to middleware in ``MiddlewareContext``.
         public var logger = Logger(label: "strata")
+        /// Told about every call the client finishes (see ``CallObserver``); none by default.
+        public var callObservers: [any CallObserver] = []
         /// Steps the configuration installs outside the client's own middleware, outermost
         /// first: by default the redirect step (see ``redirects``). A step here is left out
         /// when the client's middleware has a step of the same type, placed where the app
@@ -138,10 +140,14 @@ public struct Networker: Sendable {
         for followUp in followUps {
             background.start(id: followUp.id) { [self] in await followUp.work(self) }
         }
-        switch result {
-        case .success(let value): return (value, records)
-        case .failure(let error): throw error.withRecords(records)
+        let outcome = result.mapError { $0.withRecords(records) }
+        if !configuration.callObservers.isEmpty {
+            let error: StrataError? = if case .failure(let error) = outcome { error } else { nil }
+            for observer in configuration.callObservers {
+                observer.callEnded(FinishedCall(records: records, error: error))
+            }
         }
+        return (try outcome.get(), records)
     }
 
     private func response<Response>(

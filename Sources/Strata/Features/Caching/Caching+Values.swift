@@ -46,6 +46,12 @@ extension StrataError {
     public var cache: CacheOutcome? { records[CacheOutcomeKey.self] }
 }
 
+extension FinishedCall {
+    /// Where the response came from, when the client has a ``CacheMiddleware`` and it
+    /// answered.
+    public var cache: CacheOutcome? { records[CacheOutcomeKey.self] }
+}
+
 extension StrataError.Kind {
     /// The endpoint's ``CacheStrategy/cacheOnly`` found nothing stored for the request.
     public static let cacheMiss = StrataError.Kind("cacheMiss") { _ in "nothing stored for the request (cacheOnly)" }

@@ -51,7 +51,7 @@ public struct CircuitBreakerMiddleware: Middleware {
         let (admission, change) = breakers.withLock {
             $0.admit(host, at: admittedAt, deadline: context.deadline, clock: ContinuousClock.now)
         }
-        Self.log(change, host: host, logger: context.logger)
+        Self.report(change, host: host, context: context)
         let call: CircuitCall
         switch admission {
         case .rejected(let error):
@@ -63,21 +63,23 @@ public struct CircuitBreakerMiddleware: Middleware {
         do {
             response = try await next(request, body, context)
         } catch {
-            finish(host, call, outcome(of: error, deadline: context.deadline), logger: context.logger)
+            finish(host, call, outcome(of: error, deadline: context.deadline), context: context)
             throw error
         }
         let failed = policy.failureStatuses.contains(response.0.status.code)
-        finish(host, call, failed ? .failure : .success, logger: context.logger)
+        finish(host, call, failed ? .failure : .success, context: context)
         return response
     }
 
     /// How many hosts the breakers track, for tests.
     var trackedHosts: Int { breakers.withLock { $0.hosts.count } }
 
-    private func finish(_ host: CircuitHost, _ call: CircuitCall, _ outcome: CircuitOutcome, logger: Logger) {
+    private func finish(
+        _ host: CircuitHost, _ call: CircuitCall, _ outcome: CircuitOutcome, context: MiddlewareContext
+    ) {
         let finishedAt = now()
         let change = breakers.withLock { $0.finish(host, call, outcome, at: finishedAt) }
-        Self.log(change, host: host, logger: logger)
+        Self.report(change, host: host, context: context)
     }
 
     /// What an error out of `next` says about the host. A cancellation is no verdict,
@@ -95,11 +97,15 @@ public struct CircuitBreakerMiddleware: Middleware {
         return cancelled && timedOut ? .failure : .ignored
     }
 
-    private static func log(_ change: CircuitState.Name?, host: CircuitHost, logger: Logger) {
+    /// Logs a state change and records it on the call (``EndpointResponse/circuitTransitions``).
+    private static func report(_ change: CircuitState.Name?, host: CircuitHost, context: MiddlewareContext) {
         guard let change else { return }
-        logger.log(
+        context.logger.log(
             level: change == .open ? .warning : .info, "circuit \(change.rawValue)",
             metadata: ["strata.circuit.host": "\(host.authority)", "strata.circuit.state": "\(change.rawValue)"])
+        context.updateRecord(CircuitTransitionsKey.self) {
+            $0 = ($0 ?? []) + [CircuitTransition(host: host.authority, state: change.rawValue)]
+        }
     }
 }
 

@@ -106,3 +106,9 @@ extension StrataError {
     /// ``RetryMiddleware``.
     public var retry: RetrySummary? { records[RetrySummaryKey.self] }
 }
+
+extension FinishedCall {
+    /// How many attempts the call made and why it stopped, when the client has a
+    /// ``RetryMiddleware``.
+    public var retry: RetrySummary? { records[RetrySummaryKey.self] }
+}
