@@ -174,8 +174,11 @@ let package = Package(
                 "StrataAsyncHTTPClient",
                 "StrataDemoServer",
                 "StrataDemo",
+                "StrataObservability",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),  // --trace
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         // What scripts/check-linkage.sh links: a program using only Strata and

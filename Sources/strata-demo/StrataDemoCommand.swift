@@ -26,6 +26,9 @@ struct StrataDemoCommand: AsyncParsableCommand {
     @Flag(help: "Log every request and response (LoggingMiddleware on a stdout log handler).")
     var verbose = false
 
+    @Flag(help: "Trace every attempt (TelemetryMiddleware) and print the spans and their durations at the end.")
+    var trace = false
+
     @Flag(help: "Only run the embedded server and print its URL, until Ctrl-C.")
     var serve = false
 
@@ -56,7 +59,8 @@ struct StrataDemoCommand: AsyncParsableCommand {
                 externalBaseURL: baseURL.flatMap(URL.init(string:)),
                 port: port,
                 transport: transport,
-                verbose: verbose
+                verbose: verbose,
+                trace: trace ? TraceReport() : nil
             ).run()
         }
     }

@@ -14,6 +14,8 @@ struct TourMode {
     let port: Int
     let transport: TransportChoice
     let verbose: Bool
+    /// With `--trace`: the tracer every attempt reports to.
+    let trace: TraceReport?
 
     func run() async throws {
         let server: DemoServer?
@@ -37,6 +39,7 @@ struct TourMode {
         }
         await server?.shutdown()
 
+        if let trace { Console.print(trace.summary()) }
         Console.print(Transcript.footer(for: report))
         if let shutdownProblem {
             Console.print("✘ The \(transport.displayName) transport did not shut down cleanly: \(shutdownProblem)")
@@ -52,6 +55,7 @@ struct TourMode {
             logger.logLevel = .info
             middleware.append(LoggingMiddleware(logger: logger, level: .info))
         }
+        if let trace { middleware.append(trace.middleware) }
         return await DemoTour(baseURL: baseURL, transport: transport, middleware: middleware).run(
             onSection: { Console.print(Transcript.heading($0)) },
             onResult: { Console.print(Transcript.line(for: $0)) },
