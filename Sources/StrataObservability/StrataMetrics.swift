@@ -20,6 +20,8 @@ import Strata
 ///   ``CacheMiddleware`` answered.
 /// - `strata.circuit.transitions` (counter, with `server.address` and
 ///   `strata.circuit.state`) for each breaker change.
+/// - `strata.auth.refreshes` (counter): the credential refreshes calls started (calls that
+///   waited for one already under way start none).
 public struct StrataMetrics: CallObserver {
     /// The metrics factory given to ``init(metrics:)``, else `nil` for the one
     /// bootstrapped in `MetricsSystem`.
@@ -48,6 +50,9 @@ public struct StrataMetrics: CallObserver {
                 dimensions: [("strata.cache.source", "\(cache.source)"), ("strata.cache.stale", "\(cache.isStale)")],
                 factory: factory
             ).increment()
+        }
+        if let refreshes = call.credentialRefreshes {
+            Counter(label: "strata.auth.refreshes", factory: factory).increment(by: refreshes)
         }
         for transition in call.circuitTransitions ?? [] {
             Counter(

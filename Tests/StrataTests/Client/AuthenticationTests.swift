@@ -234,6 +234,15 @@ final class TestSignal: Sendable {
         #expect(transport.seen == ["Bearer stale", "Bearer stale", "Bearer token-1", "Bearer token-1"])
     }
 
+    /// The call whose 401 starts the refresh records it; the next call, with the new token, does not.
+    @Test func theCallThatStartsARefreshRecordsIt() async throws {
+        let transport = TokenCheckingTransport(accepting: "token-1")
+        let networker = Networker(transport: transport, middleware: [AuthenticationMiddleware(CountingProvider())])
+        let endpoint = Endpoint<String>(RequestDescription(route: FixedRoute("http://a.test/x")))
+        #expect(try await networker.response(for: endpoint).credentialRefreshes == 1)
+        #expect(try await networker.response(for: endpoint).credentialRefreshes == nil)
+    }
+
     @Test func concurrent401sShareOneRefresh() async throws {
         let arrived = Locked(0)
         let allArrived = TestSignal()

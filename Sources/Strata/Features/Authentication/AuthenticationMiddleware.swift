@@ -67,13 +67,13 @@ public struct AuthenticationMiddleware<Provider: CredentialProvider>: Middleware
     ) async throws -> (HTTPResponse, MessageBody?) {
         var issued = try await settle(store.credential(logger: context.logger), request: request, context: context)
         if store.provider.isExpired(issued.credential),
-            let renewal = store.renewal(after: issued, logger: context.logger)
+            let renewal = store.renewal(after: issued, context: context)
         {
             issued = try await settle(renewal, request: request, context: context)
         }
         let response = try await next(authorized(request, with: issued), body, context)
         guard response.0.status.code == 401 else { return response }
-        let renewal = store.renewal(after: issued, logger: context.logger)
+        let renewal = store.renewal(after: issued, context: context)
         guard body?.isReplayable != false, let renewal else { return response }
         await response.1?.discard(until: context.deadline)
         let renewed = try await settle(renewal, request: request, context: context)

@@ -64,8 +64,10 @@ final class CredentialStore<Provider: CredentialProvider>: Sendable {
     /// newer credential when another request already renewed it, the refresh in flight,
     /// the failure of a refresh started since the request was sent, or a new refresh to
     /// wait for; `nil` when the refresh window is used up.
-    func renewal(after issued: Issued, logger: Logger) -> Plan? {
+    func renewal(after issued: Issued, context: MiddlewareContext) -> Plan? {
+        let logger = context.logger
         let now = now()
+        var started = false
         let plan = state.withLock { state -> Plan? in
             if let current = state.current, current.generation > issued.generation { return .use(state.issue(current)) }
             if let flight = state.flight { return .wait(flight) }
@@ -73,8 +75,10 @@ final class CredentialStore<Provider: CredentialProvider>: Sendable {
             state.refreshStarts.removeAll { $0 + interval <= now }
             guard state.refreshStarts.count < maxRefreshes else { return nil }
             state.refreshStarts.append(now)
+            started = true
             return .wait(startFlight(in: &state, rejecting: issued.credential, logger: logger))
         }
+        if started { context.updateRecord(CredentialRefreshesKey.self) { $0 = ($0 ?? 0) + 1 } }
         if plan == nil {
             logger.warning(
                 "credential refresh limit reached",
