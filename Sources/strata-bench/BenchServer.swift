@@ -5,8 +5,9 @@ import NIOCore
 import StrataTestServer
 
 /// The server the pairs measure against: the test server (`StrataTestServer`: `/json/user/1`,
-/// `/echo/**`, the streaming routes) plus `GET /bench/photos`, the 1 MB photo list, and
-/// `GET /sse/{count}`, the event stream of `--sse`.
+/// `/echo/**`, the streaming routes) plus `GET /bench/photos`, the 1 MB photo list,
+/// `GET /sse/{count}`, the event stream of `--sse`, and `GET /download/{mb}`, the file of
+/// `--download`.
 ///
 /// By default it runs in a child process — this executable started again with the hidden
 /// `--serve` flag, which prints the port and serves until its standard input closes — so
@@ -84,6 +85,10 @@ enum BenchServer {
     static let eventsPerWrite = 256
     /// `Last-Event-ID`, which `GET /sse/{count}` resumes from.
     private static let lastEventID = HTTPField.Name("Last-Event-ID")!
+    /// The size of each write of `GET /download/{mb}`: a MiB is 16 of them.
+    static let downloadBlockSize = 64 * 1024
+    /// The most MiB `GET /download/{mb}` sends (1 TiB), so that its length cannot overflow.
+    static let downloadLimitMB = 1 << 20
 
     /// The bench's own routes, and the streaming routes (`/declared/{bytes}/{name}`).
     ///
@@ -91,6 +96,10 @@ enum BenchServer {
     /// ``StreamFormat/serverSentEvents``, ``eventsPerWrite`` a write, then the body ends.
     /// A request with `Last-Event-ID: N` gets the events after `N`, and `204 No Content`
     /// when `N` is `count` (all were read).
+    ///
+    /// `GET /download/{mb}` is `application/octet-stream` with `Content-Length: mb × 2²⁰`
+    /// (`mb` at most ``downloadLimitMB``): the same ``downloadBlockSize`` block, written
+    /// over and over as fast as the client reads; the body is never held whole.
     @Sendable static func addRoutes(_ router: Router<BasicRequestContext>) {
         StreamingRoutes.register(on: router, probe: StreamProbe())
         router.get("sse/:count") { request, context in
@@ -107,6 +116,22 @@ enum BenchServer {
                             StreamFormat.serverSentEvents.append(record: number, to: &bytes)
                         }
                         try await writer.write(ByteBuffer(bytes: bytes))
+                    }
+                    try await writer.finish(nil)
+                })
+        }
+        // Made once: a write hands out a reference to the same storage.
+        let block = ByteBuffer(bytes: (0..<downloadBlockSize).map { UInt8(truncatingIfNeeded: $0) })
+        router.get("download/:mb") { _, context in
+            let megabytes = min(max(0, context.parameters.get("mb", as: Int.self) ?? 0), downloadLimitMB)
+            let total = megabytes * 1_048_576
+            return Response(
+                status: .ok, headers: [.contentType: "application/octet-stream"],
+                body: .init(contentLength: total) { writer in
+                    var sent = 0
+                    while sent < total {
+                        try await writer.write(block)
+                        sent += block.readableBytes
                     }
                     try await writer.finish(nil)
                 })

@@ -10,6 +10,9 @@ struct Options: Sendable {
         case soak(SoakOptions)
         /// `--sse`: the stream parsers' throughput, end to end and memory (StreamBench.swift).
         case sse(SSEOptions)
+        /// `--download`: a file downloaded by raw AsyncHTTPClient and by Strata
+        /// (DownloadBench.swift).
+        case download(DownloadOptions)
         /// `--serve` (hidden): the bench server, for the pairs harness's separate process.
         case serve
         /// `--callgrind-case NAME --iterations N` (hidden): one case, `N` times, for
@@ -38,6 +41,10 @@ struct Options: Sendable {
         var isSSE = false
         var sse = SSEOptions()
         var sseOnly: [String] = []
+        var isDownload = false
+        var download = DownloadOptions()
+        var downloadOnly: [String] = []
+        var rounds: Int?
         var only: String?
         var requests: Int?
         var seconds: Int?
@@ -55,6 +62,16 @@ struct Options: Sendable {
                 isSoak = true
             case "--sse":
                 isSSE = true
+            case "--download":
+                isDownload = true
+            case "--download-mb":
+                guard let count = positiveInteger(after: argument, in: &rest) else { return nil }
+                guard count <= BenchServer.downloadLimitMB else {
+                    printError("\(argument) is at most \(BenchServer.downloadLimitMB)")
+                    return nil
+                }
+                download.megabytes = count
+                downloadOnly.append(argument)
             case "--events":
                 guard let count = positiveInteger(after: argument, in: &rest) else { return nil }
                 sse.events = count
@@ -81,6 +98,7 @@ struct Options: Sendable {
             case "--rounds":
                 guard let count = positiveInteger(after: argument, in: &rest) else { return nil }
                 options.rounds = count
+                rounds = count
                 pairsOnly.append(argument)
             case "--quick":
                 requests = requests ?? 300
@@ -88,10 +106,10 @@ struct Options: Sendable {
                 pairsOnly.append(argument)
             case "--only":
                 guard let text = rest.popFirst() else {
-                    printError("\(argument) needs a list of groups (or, with --sse, of parts)")
+                    printError("\(argument) needs a list of groups (of parts with --sse, of variants with --download)")
                     return nil
                 }
-                only = text  // groups, or parts with --sse: read once the mode is known
+                only = text  // groups, parts with --sse, variants with --download: read once the mode is known
                 pairsOnly.append(argument)
             case "--in-process":
                 options.inProcess = true
@@ -130,6 +148,31 @@ struct Options: Sendable {
             return options
         }
         if case .serve = options.mode { return options }
+        if isDownload {
+            // --download shares --rounds, --only, --in-process and --json with the pairs; nothing else.
+            let shared: Set = ["--rounds", "--in-process", "--json", "--only"]
+            var others =
+                (isSoak ? ["--soak"] : []) + (isSSE ? ["--sse"] : []) + soakOnly + sseOnly
+                + pairsOnly.filter { !shared.contains($0) }
+            if arguments.contains("--requests") { others.append("--requests") }
+            if let first = others.first {
+                printError("\(first) cannot be combined with --download\n\(usage)")
+                return nil
+            }
+            if let only {
+                guard let variants = list(only, of: DownloadVariant.self, "--only", "variant") else { return nil }
+                download.variants = variants
+            }
+            if let rounds { download.rounds = rounds }
+            download.inProcess = options.inProcess
+            download.jsonPath = options.jsonPath
+            options.mode = .download(download)
+            return options
+        }
+        if let first = downloadOnly.first {
+            printError("\(first) needs --download\n\(usage)")
+            return nil
+        }
         if isSSE {
             // --sse shares --quick, --only, --in-process and --json with the pairs; nothing else.
             let shared: Set = ["--quick", "--in-process", "--json", "--only"]
@@ -216,6 +259,17 @@ struct Options: Sendable {
                  1 GiB goes through each parser (target < 32 MB)
                  --quick: 10 MB per throughput run and 64 MB per memory run
                  PARTS: comma-separated of memory, parse, loopback (default all)
+               swift run -c release strata-bench --download [--download-mb N] [--rounds R]
+                 [--only VARIANTS] [--in-process] [--json PATH]
+                 a file of N MiB (default 256) from the bench server's GET /download/N,
+                 written to a temporary file by raw AsyncHTTPClient (FileDownloadDelegate),
+                 by Strata's Networker.download over AsyncHTTPClientTransport, and by
+                 Strata's over URLSessionTransport; R rounds (default 3), the order rotated.
+                 Per variant: MB/s median (min-max), client CPU, peak RSS growth during the
+                 download (VmHWM, reset before each); the ratio Strata/raw (target >= 0.95).
+                 Every file's size is checked (exit 1 if wrong) and the file deleted.
+                 VARIANTS: comma-separated of raw, strata, urlsession (default all);
+                 a failure of urlsession (no back-pressure on Linux) is reported, not fatal
                scripts/callgrind.sh: instructions and allocations per request (valgrind)
         """
 

@@ -19,6 +19,12 @@
 //
 //     strata-bench --sse
 //
+// Downloads to a file (DownloadBench.swift): MB/s and peak RSS of raw AsyncHTTPClient's
+// FileDownloadDelegate against Strata's Networker.download over each transport, a file of
+// N MiB (default 256) from the bench server's GET /download/N, in alternating rounds:
+//
+//     strata-bench --download [--download-mb N] [--rounds 3]
+//
 // Instruction and allocation counts: scripts/callgrind.sh, which runs the hidden
 // `--callgrind-case NAME --iterations N` (CallgrindCase.swift) under valgrind.
 //
@@ -50,6 +56,7 @@ enum StrataBench {
             switch options.mode {
             case .soak(let soak): exit(await Soak.run(soak))
             case .sse(let sse): exit(await StreamBench.run(sse))
+            case .download(let download): exit(await DownloadBench.run(download))
             case .serve: exit(await BenchServer.serve())
             case .callgrind: exit(2)
             case .pairs: exit(await Harness.run(options))
