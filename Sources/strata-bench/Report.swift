@@ -207,3 +207,10 @@ func writeJSON(_ value: some Encodable, to path: String) throws {
     try encoder.encode(value).write(to: URL(fileURLWithPath: path))
     print("wrote \(path)")
 }
+
+/// A row of a mode's table: the first column left-aligned in 44 characters, the others
+/// right-aligned in 12.
+func tableRow(_ first: String, _ rest: [String]) -> String {
+    "  " + first.padding(toLength: 44, withPad: " ", startingAt: 0)
+        + rest.map { String(repeating: " ", count: max(0, 12 - $0.count)) + $0 }.joined(separator: " ")
+}

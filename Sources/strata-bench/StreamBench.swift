@@ -778,11 +778,7 @@ struct SSEReport: Codable, Sendable {
         return lines.joined(separator: "\n")
     }
 
-    /// A table row: the first column left-aligned, the others right-aligned.
-    private func row(_ first: String, _ rest: String...) -> String {
-        "  " + first.padding(toLength: 44, withPad: " ", startingAt: 0)
-            + rest.map { String(repeating: " ", count: max(0, 12 - $0.count)) + $0 }.joined(separator: " ")
-    }
+    private func row(_ first: String, _ rest: String...) -> String { tableRow(first, rest) }
 }
 
 /// One parser's throughput runs.
