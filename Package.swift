@@ -199,6 +199,7 @@ let package = Package(
                 "StrataTestServer",
                 "StrataDemo",  // the seed-002 photo models of the 1 MB workload
                 "StrataSQLiteCache",  // the cost of a cache hit from SQLite
+                "StrataObservability",  // what telemetry costs when no backend is bootstrapped
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),  // the in-bench Transport
                 .product(name: "Hummingbird", package: "hummingbird"),  // the bench server's own route

@@ -15,6 +15,8 @@
 #
 # Cases: pipeline-5mw (one GET through a Networker with 5 pass-through middleware over
 # the in-memory transport, the 193-byte user decoded into the model), pipeline-0mw,
+# pipeline-telemetry-off / pipeline-metrics-off (pipeline-0mw with a TelemetryMiddleware /
+# StrataMetrics observer and no tracing or metrics backend bootstrapped),
 # pipeline-form (the POST form workload: five fields .formURL-encoded, the echo decoded),
 # decode-user-plain (JSONDecoder().decode of the same bytes), decode-map-1mb (Strata's
 # parse of the 1 MB photo list: bytes -> DTO -> model), decode-plain-1mb (plain

@@ -35,6 +35,7 @@ public struct StrataMetrics: CallObserver {
     /// Counts `call`; see the type's documentation.
     public func callEnded(_ call: FinishedCall) {
         let factory = metrics ?? MetricsSystem.factory
+        if factory is NOOPMetricsHandler { return }  // no backend: nothing to count
         let outcome = call.error.map { "\($0.kind)" } ?? "success"
         Counter(label: "strata.client.calls", dimensions: [("outcome", outcome)], factory: factory).increment()
         if let retry = call.retry, retry.attempts > 1 || retry.stopReason != .notRetryable {

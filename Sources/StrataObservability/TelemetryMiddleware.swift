@@ -7,7 +7,8 @@ import Tracing
 
 /// Traces and measures each attempt of a call as the OpenTelemetry HTTP client
 /// conventions describe, through swift-distributed-tracing and swift-metrics: with no
-/// tracer or metrics backend bootstrapped, both are no-ops.
+/// tracer or metrics backend bootstrapped (the no-op tracer and metrics handler), the step
+/// only passes the request on.
 ///
 /// ```swift
 /// let networker = Networker(
@@ -90,19 +91,24 @@ public struct TelemetryMiddleware: Middleware {
         context: MiddlewareContext,
         next: MiddlewareNext
     ) async throws -> (HTTPResponse, MessageBody?) {
+        let tracer = signals.contains(.tracing) ? self.tracer ?? InstrumentationSystem.tracer : nil
+        let factory = signals.contains(.metrics) ? metrics ?? MetricsSystem.factory : nil
+        // Off costs nothing: with no tracing or metrics backend bootstrapped, the step only
+        // passes the request on.
+        let traces = tracer.map { !($0 is NoOpTracer) } ?? false
+        let measures = factory.map { !($0 is NOOPMetricsHandler) } ?? false
+        guard traces || measures else { return try await next(request, body, context) }
         let attempt = ClientAttempt(request, context: context, redaction: redaction)
         var request = request
         var span: (any Span)?
-        if signals.contains(.tracing) {
-            let tracer = self.tracer ?? InstrumentationSystem.tracer
+        if traces, let tracer {
             let started = tracer.startSpan(attempt.spanName, context: .current ?? .topLevel, ofKind: .client)
             Self.describe(attempt, context: context, on: started)
             tracer.inject(started.context, into: &request.headerFields, using: HTTPFieldsInjector())
             span = started
         }
         let record = AttemptRecord(
-            attempt: attempt, span: span, metrics: signals.contains(.metrics) ? metrics ?? MetricsSystem.factory : nil,
-            requestBodySize: body?.length)
+            attempt: attempt, span: span, metrics: measures ? factory : nil, requestBodySize: body?.length)
         do {
             let outgoing = request
             let (response, responseBody) = try await ServiceContext.withValue(span?.context ?? .current) {

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Strata
 import StrataAsyncHTTPClient
+import StrataObservability
 import StrataSQLiteCache
 
 import struct StrataDemo.Photo
@@ -18,6 +19,11 @@ enum CallgrindCase: String, CaseIterable {
     case pipeline5 = "pipeline-5mw"
     /// The same with no middleware.
     case pipeline0 = "pipeline-0mw"
+    /// ``pipeline0`` with a `TelemetryMiddleware` and no tracer or metrics backend
+    /// bootstrapped (the no-op tracer and metrics): what observability costs when off.
+    case pipelineTelemetry = "pipeline-telemetry-off"
+    /// ``pipeline0`` with `StrataMetrics` among the call observers and no metrics backend.
+    case pipelineObserved = "pipeline-metrics-off"
     /// The `POST form` workload with no middleware: five fields `.formURL`-encoded, the
     /// echo decoded.
     case pipelineForm = "pipeline-form"
@@ -65,6 +71,13 @@ enum CallgrindCase: String, CaseIterable {
                 self == .pipeline5 ? Array(repeating: PassThroughMiddleware(), count: 5) : []
             let networker = Networker(
                 transport: InstantTransport(), middleware: middleware, configuration: configuration)
+            let request = strataRequests(networker, routes: .instant).user
+            for _ in 0..<iterations { try await request() }
+        case .pipelineTelemetry, .pipelineObserved:
+            var observed = configuration
+            if self == .pipelineObserved { observed.callObservers = [StrataMetrics()] }
+            let middleware: [any Middleware] = self == .pipelineTelemetry ? [TelemetryMiddleware()] : []
+            let networker = Networker(transport: InstantTransport(), middleware: middleware, configuration: observed)
             let request = strataRequests(networker, routes: .instant).user
             for _ in 0..<iterations { try await request() }
         case .pipelineForm:

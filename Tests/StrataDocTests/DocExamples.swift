@@ -758,7 +758,7 @@ func example_StrataObservability_StrataMetrics_1() async throws {
 
 // MARK: - Sources/StrataObservability/TelemetryMiddleware.swift
 
-/// `Sources/StrataObservability/TelemetryMiddleware.swift`, example 1 (line 13).
+/// `Sources/StrataObservability/TelemetryMiddleware.swift`, example 1 (line 14).
 func example_StrataObservability_TelemetryMiddleware_1() async throws {
     // doc-example: Sources/StrataObservability/TelemetryMiddleware.swift#1
     let networker = Networker(
@@ -1339,7 +1339,7 @@ func example_README_observability_2() async throws {
     _ = observed
 }
 
-/// `README.md`, example recording-and-replaying-traffic (line 919).
+/// `README.md`, example recording-and-replaying-traffic (line 923).
 func example_README_recording_and_replaying_traffic() async throws {
     struct User: Decodable, Sendable { let name: String }
     let transport = MockTransport()
