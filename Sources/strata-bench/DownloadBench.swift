@@ -431,6 +431,7 @@ struct DownloadReport: Codable, Sendable {
         return lines.joined(separator: "\n")
     }
 
+    /// A table row, as ``tableRow(_:_:)`` lays it out.
     private func row(_ first: String, _ rest: String...) -> String { tableRow(first, rest) }
 }
 

@@ -1297,7 +1297,7 @@ func example_README_transfers_2() async throws {
     _ = result
 }
 
-/// `README.md`, example pagination (line 856).
+/// `README.md`, example pagination (line 857).
 func example_README_pagination() async throws {
     struct User: Decodable, Sendable { let name: String }
     struct FeedPage: Decodable, Sendable { let items: [String]; let nextCursor: String? }
@@ -1319,7 +1319,7 @@ func example_README_pagination() async throws {
     _ = byCursor
 }
 
-/// `README.md`, example observability (line 882).
+/// `README.md`, example observability (line 883).
 func example_README_observability() async throws {
     let transport = MockTransport()
     // doc-example: README.md#observability
@@ -1330,7 +1330,7 @@ func example_README_observability() async throws {
     _ = observed
 }
 
-/// `README.md`, example observability-2 (line 906).
+/// `README.md`, example observability-2 (line 907).
 func example_README_observability_2() async throws {
     // doc-example: README.md#observability-2
     var observed = Networker.Configuration()
@@ -1339,7 +1339,7 @@ func example_README_observability_2() async throws {
     _ = observed
 }
 
-/// `README.md`, example recording-and-replaying-traffic (line 923).
+/// `README.md`, example recording-and-replaying-traffic (line 924).
 func example_README_recording_and_replaying_traffic() async throws {
     struct User: Decodable, Sendable { let name: String }
     let transport = MockTransport()
