@@ -5,20 +5,20 @@ import Strata
 import Tracing
 
 /// One attempt from its start to the end of its response body: what its span and its
-/// metrics are told, each exactly once.
-///
-/// `@unchecked Sendable`: the mutable state (`status`, `responseBytes`, `finished`) is only
-/// read and written while holding `lock`; the rest is immutable. The body's reader, the
-/// caller's task and a dropped body's deinit can each end the attempt.
-final class AttemptRecord: @unchecked Sendable {
+/// metrics are told, each exactly once. The body's reader, the caller's task and a dropped
+/// body's deinit can each end the attempt; the first one does.
+final class AttemptRecord: Sendable {
+    private struct State {
+        var status: Int?
+        var responseBytes: Int64 = 0
+        var finished = false
+    }
+
     private let attempt: ClientAttempt
     private let span: (any Span)?
     private let metrics: (any MetricsFactory)?
     private let started = ContinuousClock.now
-    private let lock = NSLock()
-    private var status: Int?
-    private var responseBytes: Int64 = 0
-    private var finished = false
+    private let state = Locked(State())
 
     /// Starts the record of `attempt`: counts it active in `metrics`, and its request
     /// body's size.
@@ -36,21 +36,21 @@ final class AttemptRecord: @unchecked Sendable {
 
     /// The response head arrived.
     func received(_ response: HTTPResponse) {
-        lock.withLock { status = response.status.code }
+        state.withLock { $0.status = response.status.code }
         span?.attributes["http.response.status_code"] = response.status.code
     }
 
     /// `count` more bytes of the response body were read.
     func read(_ count: Int) {
-        lock.withLock { responseBytes += Int64(count) }
+        state.withLock { $0.responseBytes += Int64(count) }
     }
 
     /// Ends the attempt (the first call only): the span's status and end, the duration,
     /// the response body's size, and one fewer active request.
     func finish(error: (any Error)?) {
-        let (status, responseBytes, first) = lock.withLock {
-            defer { finished = true }
-            return (self.status, self.responseBytes, !finished)
+        let (status, responseBytes, first) = state.withLock { state in
+            defer { state.finished = true }
+            return (state.status, state.responseBytes, !state.finished)
         }
         guard first else { return }
         let errorType = ClientAttempt.errorType(status: status, error: error)

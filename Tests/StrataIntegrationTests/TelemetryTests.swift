@@ -60,8 +60,8 @@ struct TelemetryTests {
         case .int32(let value): String(value)
         case .double(let value): String(value)
         case .bool(let value): String(value)
+        case let other?: "\(other)"
         case nil: nil
-        default: "\(attribute!)"
         }
     }
 
@@ -230,7 +230,10 @@ struct TelemetryTests {
                     try metrics.expectCounter(
                         "strata.circuit.transitions",
                         [
-                            ("server.address", server.baseURL.host! + ":\(server.baseURL.port!)"),
+                            (
+                                "server.address",
+                                try #require(server.baseURL.host) + ":\(try #require(server.baseURL.port))"
+                            ),
                             ("strata.circuit.state", "open"),
                         ]
                     ).values == [1])

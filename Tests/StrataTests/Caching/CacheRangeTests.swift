@@ -121,7 +121,8 @@ import Testing
         #expect(try await Self.load(setup) == Answer(status: 200, contentLength: "10", body: "0123456789"))
         #expect(try await Self.load(setup, range: "bytes=-2") == Answer(status: 206, "bytes 8-9/10", "2", "89"))
         #expect(setup.origin.count == 3)
-        #expect(try await setup.store.variants(for: CacheKey(setup.origin.last!)!.forPartial).isEmpty)
+        let key = try #require(setup.origin.last.flatMap(CacheKey.init))
+        #expect(try await setup.store.variants(for: key.forPartial).isEmpty)
     }
 
     /// A part of another version is never spliced onto the stored one: it replaces it.
