@@ -82,37 +82,8 @@ final class AttemptRecord: Sendable {
 
 extension MessageBody {
     /// This body, telling `record` how many bytes were read and when it ended (read to
-    /// the end, failed, or dropped).
+    /// the end, failed, or dropped: the record's deinit).
     func observed(by record: AttemptRecord) -> MessageBody {
-        let chunks = ObservedChunks(base: self, record: record)
-        return isReplayable ? MessageBody(length: length) { chunks } : MessageBody(length: length, streaming: chunks)
-    }
-}
-
-/// The chunks of a response body, reported to its attempt's record as they are read.
-private struct ObservedChunks: AsyncSequence, Sendable {
-    typealias Element = Data
-    let base: MessageBody
-    let record: AttemptRecord
-
-    func makeAsyncIterator() -> Iterator { Iterator(base: base.makeAsyncIterator(), record: record) }
-
-    struct Iterator: AsyncIteratorProtocol {
-        var base: MessageBody.AsyncIterator
-        let record: AttemptRecord
-
-        mutating func next() async throws -> Data? {
-            do {
-                guard let chunk = try await base.next() else {
-                    record.finish(error: nil)
-                    return nil
-                }
-                record.read(chunk.count)
-                return chunk
-            } catch {
-                record.finish(error: error)
-                throw error
-            }
-        }
+        watched { (chunk: { record.read($0.count) }, end: { record.finish(error: $0) }) }
     }
 }

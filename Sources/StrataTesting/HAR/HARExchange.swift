@@ -124,17 +124,19 @@ final class BodyCopy: Sendable {
         }
     }
 
-    /// `body`, copied here as it is read; `ended` is called once when it ends, fails or is
-    /// dropped.
+    /// `body`, copied here as it is read (a new reading starts the copy again); `ended` is
+    /// called once when it ends, fails or is dropped.
     func tee(_ body: MessageBody, ended: @escaping @Sendable () -> Void = {}) -> MessageBody {
         if let data = body.bufferedData {
             append(data)
             ended()
             return body
         }
-        let chunks = CopiedChunks(base: body, copy: self, end: EndOnce(ended))
-        return body.isReplayable
-            ? MessageBody(length: body.length) { chunks } : MessageBody(length: body.length, streaming: chunks)
+        let end = EndOnce(ended)
+        return body.watched { [self] in
+            reset()
+            return (chunk: { self.append($0) }, end: { _ in end.callAction() })
+        }
     }
 
     /// Calls its action once: at the end of the body, or when the body is dropped.
@@ -148,37 +150,5 @@ final class BodyCopy: Sendable {
             }?()
         }
         deinit { callAction() }
-    }
-
-    private struct CopiedChunks: AsyncSequence, Sendable {
-        typealias Element = Data
-        let base: MessageBody
-        let copy: BodyCopy
-        let end: EndOnce
-
-        func makeAsyncIterator() -> Iterator {
-            copy.reset()
-            return Iterator(base: base.makeAsyncIterator(), copy: copy, end: end)
-        }
-
-        struct Iterator: AsyncIteratorProtocol {
-            var base: MessageBody.AsyncIterator
-            let copy: BodyCopy
-            let end: EndOnce
-
-            mutating func next() async throws -> Data? {
-                do {
-                    guard let chunk = try await base.next() else {
-                        end.callAction()
-                        return nil
-                    }
-                    copy.append(chunk)
-                    return chunk
-                } catch {
-                    end.callAction()
-                    throw error
-                }
-            }
-        }
     }
 }

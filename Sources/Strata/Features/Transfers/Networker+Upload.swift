@@ -42,44 +42,29 @@ extension MessageBody {
     /// ``ProgressReporter``), or the bytes sent when a transport sends it from its
     /// ``file``; as replayable as this one.
     fileprivate func reportingProgress(to handler: @escaping @Sendable (TransferProgress) -> Void) -> MessageBody {
-        let chunks = ProgressChunks(base: self, handler: handler)
-        let body =
-            isReplayable ? MessageBody(length: length) { chunks } : MessageBody(length: length, streaming: chunks)
+        let total = length
+        let body = watched {
+            let reading = Locked((reporter: ProgressReporter(total: total, handler: handler), completed: Int64(0)))
+            reading.withLock { $0.reporter.reportStart() }
+            return (
+                chunk: { chunk in
+                    reading.withLock { reading in
+                        reading.completed += Int64(chunk.count)
+                        reading.reporter.report(reading.completed, isFinal: reading.completed == total)
+                    }
+                },
+                end: { error in
+                    if error == nil { reading.withLock { $0.reporter.report($0.completed, isFinal: true) } }
+                }
+            )
+        }
         guard let file else { return body }
-        let reporter = Locked(ProgressReporter(total: length, handler: handler))
+        let reporter = Locked(ProgressReporter(total: total, handler: handler))
         return body.sent(from: file) { sent in
             reporter.withLock { reporter in
                 reporter.reportStart()
-                reporter.report(sent, isFinal: sent == reporter.total)
+                reporter.report(sent, isFinal: sent == total)
             }
-        }
-    }
-}
-
-/// The chunks of a body, counted as they are read.
-private struct ProgressChunks: AsyncSequence, Sendable {
-    typealias Element = Data
-    let base: MessageBody
-    let handler: @Sendable (TransferProgress) -> Void
-
-    func makeAsyncIterator() -> Iterator {
-        Iterator(base: base.makeAsyncIterator(), reporter: ProgressReporter(total: base.length, handler: handler))
-    }
-
-    struct Iterator: AsyncIteratorProtocol {
-        var base: MessageBody.AsyncIterator
-        var reporter: ProgressReporter
-        var completed: Int64 = 0
-
-        mutating func next() async throws -> Data? {
-            reporter.report(completed)
-            guard let chunk = try await base.next() else {
-                reporter.report(completed, isFinal: true)
-                return nil
-            }
-            completed += Int64(chunk.count)
-            reporter.report(completed, isFinal: completed == reporter.total)
-            return chunk
         }
     }
 }
