@@ -67,16 +67,7 @@ enum DownloadBench {
         try? FileManager.default.removeItem(at: directory)
         await server.stop()
         guard !failed else { return 1 }
-        print(report.table)
-        if let path = options.jsonPath {
-            do {
-                try writeJSON(report, to: path)
-            } catch {
-                printError("strata-bench --download: --json \(path): \(error)")
-                return 1
-            }
-        }
-        return 0
+        return printReport(report.table, report, jsonPath: options.jsonPath, mode: "--download")
     }
 
     /// Downloads a ``warmUpMegabytes`` file with each variant, then runs the rounds; shuts

@@ -214,3 +214,17 @@ func tableRow(_ first: String, _ rest: [String]) -> String {
     "  " + first.padding(toLength: 44, withPad: " ", startingAt: 0)
         + rest.map { String(repeating: " ", count: max(0, 12 - $0.count)) + $0 }.joined(separator: " ")
 }
+
+/// Prints `table`, then writes `report` to `jsonPath` when one was given; returns the exit
+/// status (1 when the JSON cannot be written, named after `mode`).
+func printReport(_ table: String, _ report: some Encodable, jsonPath: String?, mode: String) -> Int32 {
+    print(table)
+    guard let jsonPath else { return 0 }
+    do {
+        try writeJSON(report, to: jsonPath)
+        return 0
+    } catch {
+        printError("strata-bench \(mode): --json \(jsonPath): \(error)")
+        return 1
+    }
+}

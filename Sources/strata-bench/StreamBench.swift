@@ -58,16 +58,7 @@ enum StreamBench {
             printError("strata-bench --sse: \(error)")
             return 1
         }
-        print(report.table)
-        if let path = options.jsonPath {
-            do {
-                try writeJSON(report, to: path)
-            } catch {
-                printError("strata-bench --sse: --json \(path): \(error)")
-                return 1
-            }
-        }
-        return 0
+        return printReport(report.table, report, jsonPath: options.jsonPath, mode: "--sse")
     }
 
     // MARK: Parse throughput
