@@ -945,7 +945,7 @@ func example_StrataTesting_MockTransport_1() async throws {
 
 // MARK: - README.md
 
-/// `README.md`, example quick-start (line 63).
+/// `README.md`, example quick-start (line 64).
 func example_README_quick_start() async throws -> (url: String?, contentType: String?, body: Data?, userURL: String?) {
     // doc-example: README.md#quick-start
     // Raw layer: what the server sends. `typealias Raw = JSON` is all a Codable DTO needs.
@@ -1007,7 +1007,7 @@ func example_README_quick_start() async throws -> (url: String?, contentType: St
     return (encoded.head.url?.absoluteString, encoded.head.headerFields[.contentType], encoded.body?.bufferedData, try userEndpoint.encoded().head.url?.absoluteString)
 }
 
-/// `README.md`, example dependency-injection-with-swinject (line 154).
+/// `README.md`, example dependency-injection-with-swinject (line 155).
 func example_README_dependency_injection_with_swinject() async throws {
     // doc-example: README.md#dependency-injection-with-swinject
     let container = Container()
@@ -1031,7 +1031,7 @@ func example_README_dependency_injection_with_swinject() async throws {
     _ = mocked
 }
 
-/// `README.md`, example loading-endpoints (line 237).
+/// `README.md`, example loading-endpoints (line 238).
 func example_README_loading_endpoints() async throws {
     struct User: Decodable { let name: String }
     actor Tokens { var current: String? = "saved" }
@@ -1065,7 +1065,7 @@ func example_README_loading_endpoints() async throws {
     _ = task
 }
 
-/// `README.md`, example loading-endpoints-2 (line 272).
+/// `README.md`, example loading-endpoints-2 (line 273).
 func example_README_loading_endpoints_2(networker: Networker) async throws -> [String] {
     struct User: Decodable { let name: String }
     struct APIProblem: Decodable { let error: String }
@@ -1089,7 +1089,7 @@ func example_README_loading_endpoints_2(networker: Networker) async throws -> [S
     return printed
 }
 
-// `README.md`, example writing-a-feature (line 324), at file scope (it declares an extension).
+// `README.md`, example writing-a-feature (line 325), at file scope (it declares an extension).
 // doc-example: README.md#writing-a-feature
 enum PriorityKey: CallValueKey { typealias Value = Int }           // an endpoint's option
 enum QueueTimeKey: CallValueKey { typealias Value = Duration }     // what the step reports
@@ -1116,7 +1116,7 @@ struct PriorityMiddleware: Middleware {
 }
 // end doc-example
 
-/// `README.md`, example redirects (line 400).
+/// `README.md`, example redirects (line 401).
 func example_README_redirects() async throws {
     // doc-example: README.md#redirects
     var configuration = Networker.Configuration()
@@ -1125,7 +1125,7 @@ func example_README_redirects() async throws {
     _ = configuration
 }
 
-/// `README.md`, example redirects-2 (line 407).
+/// `README.md`, example redirects-2 (line 408).
 func example_README_redirects_2() async throws -> (name: String, paths: [String]) {
     struct User: Decodable { let name: String }
     let userEndpoint = Endpoint(RequestDescription(route: "http://example.com/user/42"), decoding: User.self)
@@ -1140,7 +1140,7 @@ func example_README_redirects_2() async throws -> (name: String, paths: [String]
     return (user.name, mock.requests.map(\.path))
 }
 
-/// `README.md`, example coming-from-alamofire-moya-or-nodekit (line 426).
+/// `README.md`, example coming-from-alamofire-moya-or-nodekit (line 427).
 func example_README_coming_from_alamofire_moya_or_nodekit(transport: MockTransport, api: URL?, traceID: String) async throws -> (user: String, fresh: String, gone: String?) {
     struct UserEntry: Codable, RawMappable { typealias Raw = JSON; let id: Int; let name: String }
     struct User: DTODecodable {
@@ -1178,7 +1178,7 @@ func example_README_coming_from_alamofire_moya_or_nodekit(transport: MockTranspo
     return (user.name, fresh.name, gone?.name)
 }
 
-/// `README.md`, example coming-from-alamofire-moya-or-nodekit-2 (line 450).
+/// `README.md`, example coming-from-alamofire-moya-or-nodekit-2 (line 451).
 func example_README_coming_from_alamofire_moya_or_nodekit_2() async throws -> (search: String?, create: Data?, signup: Data?) {
     // doc-example: README.md#coming-from-alamofire-moya-or-nodekit-2
     // GET parameters go in the query, POST/PUT/PATCH parameters in a JSON body: nothing to pick.
@@ -1199,7 +1199,7 @@ func example_README_coming_from_alamofire_moya_or_nodekit_2() async throws -> (s
     return (try search.encoded().head.url?.absoluteString, try create.encoded().body?.bufferedData, try signup.encoded().body?.bufferedData)
 }
 
-/// `README.md`, example resilience (line 567).
+/// `README.md`, example resilience (line 568).
 func example_README_resilience() async throws -> Networker {
     let savedToken = "saved"
     @Sendable func renewToken(_ token: String) async throws -> BearerToken { BearerToken("renewed-\(token)") }
@@ -1216,7 +1216,7 @@ func example_README_resilience() async throws -> Networker {
     return networker
 }
 
-/// `README.md`, example caching (line 672).
+/// `README.md`, example caching (line 673).
 func example_README_caching() async throws {
     struct Feed: Decodable, Sendable { let items: [String] }
     let auth = AuthenticationMiddleware(BearerTokenProvider(BearerToken("t")) { _ in BearerToken("t2") })
@@ -1234,7 +1234,7 @@ func example_README_caching() async throws {
     _ = outcome
 }
 
-/// `README.md`, example streams (line 720).
+/// `README.md`, example streams (line 721).
 func example_README_streams() async throws {
     let networker = Networker(transport: MockTransport())
     let prompt = ["prompt": "Hello"]
@@ -1251,7 +1251,7 @@ func example_README_streams() async throws {
     _ = chat
 }
 
-/// `README.md`, example streams-2 (line 769).
+/// `README.md`, example streams-2 (line 770).
 func example_README_streams_2() async throws {
     struct LogEntry: Decodable, Sendable { let message: String }
     let networker = Networker(transport: MockTransport())
@@ -1265,7 +1265,7 @@ func example_README_streams_2() async throws {
     _ = body
 }
 
-/// `README.md`, example transfers (line 793).
+/// `README.md`, example transfers (line 794).
 func example_README_transfers() async throws {
     let networker = Networker(transport: MockTransport())
     // doc-example: README.md#transfers
@@ -1284,7 +1284,7 @@ func example_README_transfers() async throws {
     _ = receipt
 }
 
-/// `README.md`, example transfers-2 (line 822).
+/// `README.md`, example transfers-2 (line 823).
 func example_README_transfers_2() async throws {
     let networker = Networker(transport: MockTransport())
     let movieEndpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/movies/1"))
@@ -1297,7 +1297,7 @@ func example_README_transfers_2() async throws {
     _ = result
 }
 
-/// `README.md`, example pagination (line 857).
+/// `README.md`, example pagination (line 858).
 func example_README_pagination() async throws {
     struct User: Decodable, Sendable { let name: String }
     struct FeedPage: Decodable, Sendable { let items: [String]; let nextCursor: String? }
@@ -1319,7 +1319,7 @@ func example_README_pagination() async throws {
     _ = byCursor
 }
 
-/// `README.md`, example observability (line 883).
+/// `README.md`, example observability (line 884).
 func example_README_observability() async throws {
     let transport = MockTransport()
     // doc-example: README.md#observability
@@ -1330,7 +1330,7 @@ func example_README_observability() async throws {
     _ = observed
 }
 
-/// `README.md`, example observability-2 (line 907).
+/// `README.md`, example observability-2 (line 908).
 func example_README_observability_2() async throws {
     // doc-example: README.md#observability-2
     var observed = Networker.Configuration()
@@ -1339,7 +1339,7 @@ func example_README_observability_2() async throws {
     _ = observed
 }
 
-/// `README.md`, example recording-and-replaying-traffic (line 924).
+/// `README.md`, example recording-and-replaying-traffic (line 925).
 func example_README_recording_and_replaying_traffic() async throws {
     struct User: Decodable, Sendable { let name: String }
     let transport = MockTransport()
