@@ -209,7 +209,9 @@ let package = Package(
             ]
         ),
         // The load gate the test targets share (they run in one process).
-        .target(name: "StrataTestSupport", path: "Tests/StrataTestSupport"),
+        .target(
+            name: "StrataTestSupport", dependencies: [.product(name: "Logging", package: "swift-log")],
+            path: "Tests/StrataTestSupport"),
         .testTarget(
             name: "StrataTests",
             dependencies: [

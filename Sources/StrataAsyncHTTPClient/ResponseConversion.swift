@@ -55,3 +55,8 @@ extension HTTPResponse {
         self.init(status: Status(code: code, reasonPhrase: response.status.reasonPhrase), headerFields: fields)
     }
 }
+
+extension HTTPVersion {
+    /// The version as the OpenTelemetry conventions write it: `1.1`, `2`.
+    var otelName: String { minor == 0 && major >= 2 ? "\(major)" : "\(major).\(minor)" }
+}

@@ -19,12 +19,13 @@ struct ClientAttempt: Sendable {
     /// Retries and redirects before this attempt.
     let resendCount: Int
 
-    init(_ request: HTTPRequest, context: MiddlewareContext, redaction: URLRedaction) {
+    init(_ start: AttemptStart, redaction: URLRedaction) {
+        let request = start.request
         let method = request.method.rawValue
         let isKnown = Self.knownMethods.contains(method)
         self.method = isKnown ? method : "_OTHER"
         originalMethod = isKnown ? nil : method
-        resendCount = max(context.attempt - 1, 0) + (context.redirect?.number ?? 0)
+        resendCount = start.resendCount
         guard let scheme = request.scheme, let authority = request.authority else {
             serverAddress = nil
             serverPort = nil

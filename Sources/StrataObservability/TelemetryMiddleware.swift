@@ -22,8 +22,9 @@ import Tracing
 ///   not know), children of `ServiceContext.current`, with `http.request.method` (and
 ///   `http.request.method_original`), `server.address`, `server.port`, `url.full` (user
 ///   info removed, query values redacted by ``redaction``),
-///   `http.request.resend_count` on a resend, `http.response.status_code` and
-///   `error.type`; the status is an error for a 4xx, a 5xx or a failure. A resend carries
+///   `http.request.resend_count` on a resend, `http.response.status_code`,
+///   `network.protocol.version` (where the transport reports it: AsyncHTTPClient does)
+///   and `error.type`; the status is an error for a 4xx, a 5xx or a failure. A resend carries
 ///   an event: `strata.retry.wait` (with `strata.retry.wait_seconds`) after a retry's
 ///   backoff, `strata.redirect` (with the status and the URL it came from) for a hop. The
 ///   span ends when the response body has been read, failed or been dropped. The
@@ -33,8 +34,11 @@ import Tracing
 ///   start to the end of its body; ``durationBuckets`` are the conventions' advisory
 ///   buckets for a backend that asks), `http.client.active_requests`,
 ///   `http.client.request.body.size` and `http.client.response.body.size` (bytes), with
-///   the span's method, `server.address`, `server.port`, and the status and
-///   `error.type` where the conventions put them.
+///   the span's method, `server.address`, `server.port`, and the status,
+///   `network.protocol.version` and `error.type` where the conventions put them.
+///
+/// Spans, metrics and ``LoggingMiddleware``'s lines read the same attempt events
+/// (``AttemptStart``, ``AttemptListener``).
 public struct TelemetryMiddleware: Middleware {
     /// The signals the step emits.
     public struct Signals: OptionSet, Sendable, Hashable {
@@ -98,31 +102,21 @@ public struct TelemetryMiddleware: Middleware {
         let traces = tracer.map { !($0 is NoOpTracer) } ?? false
         let measures = factory.map { !($0 is NOOPMetricsHandler) } ?? false
         guard traces || measures else { return try await next(request, body, context) }
-        let attempt = ClientAttempt(request, context: context, redaction: redaction)
-        var request = request
+        var start = AttemptStart(request, body: body, context: context)
+        let attempt = ClientAttempt(start, redaction: redaction)
+        var listeners: [any AttemptListener] = []
         var span: (any Span)?
         if traces, let tracer {
             let started = tracer.startSpan(attempt.spanName, context: .current ?? .topLevel, ofKind: .client)
-            Self.describe(attempt, context: context, on: started)
-            tracer.inject(started.context, into: &request.headerFields, using: HTTPFieldsInjector())
+            Self.describe(start, attempt, on: started)
+            tracer.inject(started.context, into: &start.request.headerFields, using: HTTPFieldsInjector())
+            listeners.append(AttemptSpan(span: started))
             span = started
         }
-        let record = AttemptRecord(
-            attempt: attempt, span: span, metrics: measures ? factory : nil, requestBodySize: body?.length)
-        do {
-            let outgoing = request
-            let (response, responseBody) = try await ServiceContext.withValue(span?.context ?? .current) {
-                try await next(outgoing, body, context)
-            }
-            record.received(response)
-            guard let responseBody else {
-                record.finish(error: nil)
-                return (response, nil)
-            }
-            return (response, responseBody.observed(by: record))
-        } catch {
-            record.finish(error: error)
-            throw error
+        if measures, let factory { listeners.append(AttemptMetrics(attempt: attempt, start: start, factory: factory)) }
+        let observed = start
+        return try await ServiceContext.withValue(span?.context ?? .current) {
+            try await context.observeAttempt(observed, body: body, listeners: listeners, next: next)
         }
     }
 
@@ -130,7 +124,7 @@ public struct TelemetryMiddleware: Middleware {
     public var boundsItsWaits: Bool { true }
 
     /// Puts the attempt's request attributes and its resend event on `span`.
-    private static func describe(_ attempt: ClientAttempt, context: MiddlewareContext, on span: any Span) {
+    private static func describe(_ start: AttemptStart, _ attempt: ClientAttempt, on span: any Span) {
         span.updateAttributes { attributes in
             attributes["http.request.method"] = attempt.method
             attributes["http.request.method_original"] = attempt.originalMethod
@@ -139,13 +133,13 @@ public struct TelemetryMiddleware: Middleware {
             attributes["url.full"] = attempt.fullURL
             if attempt.resendCount > 0 { attributes["http.request.resend_count"] = attempt.resendCount }
         }
-        if context.attempt > 1, let wait = context.retryWait {
+        if let wait = start.retryWait {
             span.addEvent(
                 SpanEvent(
                     name: "strata.retry.wait",
                     attributes: ["strata.retry.wait_seconds": .double(wait / .seconds(1))]))
         }
-        if let hop = context.redirect {
+        if let hop = start.redirect {
             span.addEvent(
                 SpanEvent(
                     name: "strata.redirect",

@@ -438,6 +438,15 @@ extension MiddlewareContext {
 }
 // end doc-example
 
+// MARK: - Sources/Strata/Interface/ExchangeReport.swift
+
+/// `Sources/Strata/Interface/ExchangeReport.swift`, example 1 (line 9).
+func example_Strata_Interface_ExchangeReport_1() async throws {
+    // doc-example: Sources/Strata/Interface/ExchangeReport.swift#1
+    ExchangeReport.current?.protocolVersion = "1.1"
+    // end doc-example
+}
+
 // MARK: - Sources/Strata/Interface/Middleware.swift
 
 /// `Sources/Strata/Interface/Middleware.swift`, example 1 (line 41).
@@ -1330,7 +1339,7 @@ func example_README_observability() async throws {
     _ = observed
 }
 
-/// `README.md`, example observability-2 (line 908).
+/// `README.md`, example observability-2 (line 914).
 func example_README_observability_2() async throws {
     // doc-example: README.md#observability-2
     var observed = Networker.Configuration()
@@ -1339,7 +1348,7 @@ func example_README_observability_2() async throws {
     _ = observed
 }
 
-/// `README.md`, example recording-and-replaying-traffic (line 925).
+/// `README.md`, example recording-and-replaying-traffic (line 931).
 func example_README_recording_and_replaying_traffic() async throws {
     struct User: Decodable, Sendable { let name: String }
     let transport = MockTransport()

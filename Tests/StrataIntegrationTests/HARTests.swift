@@ -96,6 +96,10 @@ struct HARTests {
         #expect(har.log.entries[1].request.postData?.text == #"{"title":"Hi"}"#)
         #expect(har.log.entries[2].response.content.encoding == "base64")
         #expect(har.log.entries[2].response.content.size == 300)
+        // The HTTP version the transport reported (AsyncHTTPClient does, URLSession does not).
+        let version = kind == .asyncHTTPClient ? "HTTP/1.1" : ""
+        #expect(har.log.entries.map(\.response.httpVersion) == Array(repeating: version, count: 5))
+        #expect(har.log.entries.map(\.request.httpVersion) == Array(repeating: version, count: 5))
 
         // Replayed with no server: the same values, the counter's in order.
         let replayed = try await Calls.make(base: base, over: HARReplayTransport(har))

@@ -95,7 +95,7 @@ import Testing
                     try await networker.send(Endpoint<Data>(RequestDescription(route: route)))
                 }
                 #expect(ContinuousClock.now - start < .seconds(5))
-                #expect(error?.isTimeout == true)
+                #expect(error?.isTimeout == true, "\(String(describing: error))")
             }
         }
     }

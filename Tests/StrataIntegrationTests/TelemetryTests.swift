@@ -1,12 +1,14 @@
 import Foundation
 import Hummingbird
 import InMemoryTracing
+import Logging
 import MetricsTestKit
 import NIOConcurrencyHelpers
 import NIOCore
 import Strata
 import StrataObservability
 import StrataTestServer
+import StrataTestSupport
 import Testing
 import Tracing
 
@@ -70,7 +72,7 @@ struct TelemetryTests {
         var result: [String: String] = [:]
         for name in [
             "http.request.method", "http.request.method_original", "server.address", "server.port", "url.full",
-            "http.request.resend_count", "http.response.status_code", "error.type",
+            "http.request.resend_count", "http.response.status_code", "error.type", "network.protocol.version",
         ] {
             result[name] = attribute(span, name)
         }
@@ -91,19 +93,23 @@ struct TelemetryTests {
                 #expect(span.operationName == "GET")
                 #expect(span.kind == .client)
                 #expect(span.status == nil)
-                #expect(
-                    Self.attributes(span) == [
-                        "http.request.method": "GET", "server.address": "127.0.0.1", "server.port": "\(port)",
-                        "url.full": "http://127.0.0.1:\(port)/echo/items?token=REDACTED&page=REDACTED",
-                        "http.response.status_code": "200",
-                    ])
+                // AsyncHTTPClient reports the HTTP version it spoke; URLSession does not.
+                let version = kind == .asyncHTTPClient ? "1.1" : nil
+                var expected = [
+                    "http.request.method": "GET", "server.address": "127.0.0.1", "server.port": "\(port)",
+                    "url.full": "http://127.0.0.1:\(port)/echo/items?token=REDACTED&page=REDACTED",
+                    "http.response.status_code": "200",
+                ]
+                expected["network.protocol.version"] = version
+                #expect(Self.attributes(span) == expected)
                 // The tracer's propagation fields reached the server.
                 #expect(echo.headers[InMemoryTracer.traceIDKey] == span.traceID)
                 #expect(echo.headers[InMemoryTracer.spanIDKey] == span.spanID)
-                let dimensions = [
-                    ("http.request.method", "GET"), ("server.address", "127.0.0.1"), ("server.port", "\(port)"),
-                    ("http.response.status_code", "200"),
-                ]
+                let dimensions =
+                    [
+                        ("http.request.method", "GET"), ("server.address", "127.0.0.1"), ("server.port", "\(port)"),
+                        ("http.response.status_code", "200"),
+                    ] + (version.map { [("network.protocol.version", $0)] } ?? [])
                 #expect(try setup.metrics.expectTimer("http.client.request.duration", dimensions).values.count == 1)
                 let bodySize = try setup.metrics.expectRecorder("http.client.response.body.size", dimensions)
                 #expect(bodySize.values == [Double(response.body.count)])
@@ -134,6 +140,7 @@ struct TelemetryTests {
                     [
                         ("http.request.method", "GET"), ("server.address", "127.0.0.1"), ("server.port", "\(port)"),
                         ("http.response.status_code", "404"), ("error.type", "404"),
+                        ("network.protocol.version", "1.1"),
                     ])
                 #expect(duration.values.count == 1)
                 #expect(
@@ -253,6 +260,48 @@ struct TelemetryTests {
             try metrics.expectCounter(
                 "strata.cache.lookups", [("strata.cache.source", "cache"), ("strata.cache.stale", "false")]
             ).values == [1])
+    }
+
+    /// Logging, spans and metrics read the same attempt events: a call retried twice logs
+    /// three attempts with the very waits its spans carry, the HTTP version the spans and
+    /// the metrics have, and each body's end with the bytes the metrics count.
+    @Test func logLinesSpansAndMetricsTellTheSameAttempts() async throws {
+        let setup = Setup()
+        let log = EventLog()
+        let logger = Logger(label: "attempts") { _ in CapturingLogHandler(log: log) }
+        let retry = RetryMiddleware(policy: RetryPolicy(initialBackoff: .milliseconds(10)))
+        try await Self.withFlakyServer { server in
+            try await TransportKind.asyncHTTPClient.with { transport in
+                let networker = Networker(
+                    transport: transport,
+                    middleware: [
+                        retry, LoggingMiddleware(logger: logger, logsHeaders: false),
+                        TelemetryMiddleware(tracer: setup.tracer, metrics: setup.metrics),
+                    ])
+                let endpoint = Endpoint<Data>(RequestDescription(route: server.baseURL.absoluteString + "/flaky"))
+                _ = try await networker.send(endpoint)
+            }
+        }
+        let spans = setup.tracer.finishedSpans
+        let logged = log.all
+        let starts = logged.filter { $0.hasPrefix("info → GET ") }
+        #expect(starts.map { $0.contains("strata.attempt=1") } == [true, false, false])
+        #expect(starts.map { $0.contains("strata.attempt=2") } == [false, true, false])
+        let waits = try spans.dropFirst().map { span in
+            let seconds = try #require(span.events.first?.attributes["strata.retry.wait_seconds"]?.toSpanAttribute())
+            guard case .double(let value) = seconds else { throw CancellationError() }
+            return String(format: "strata.retry_wait=%.1f ms", value * 1000)
+        }
+        #expect(starts.dropFirst().map { $0.components(separatedBy: " ").suffix(2).joined(separator: " ") } == waits)
+        #expect(!starts[0].contains("strata.retry_wait"))
+        let heads = logged.filter { $0.hasPrefix("info ← ") }
+        #expect(heads.map { $0.contains(" network.protocol.version=1.1 ") } == [true, true, true])
+        #expect(spans.map { Self.attribute($0, "network.protocol.version") } == ["1.1", "1.1", "1.1"])
+        let ends = logged.filter { $0.hasPrefix("debug ✓ ") }.map {
+            $0.split(separator: " ").prefix(3).joined(separator: " ")
+        }
+        #expect(ends == ["debug ✓ 503", "debug ✓ 503", "debug ✓ 200"])
+        #expect(logged.filter { $0.hasPrefix("debug ✓ ") }.allSatisfy { $0.contains(": 0 bytes in ") })
     }
 
     @Test func urlRedactionKeepsNamedValuesAndDropsUserInfo() {

@@ -7,6 +7,7 @@ final class HARExchange: Sendable {
     private struct State {
         var response: HTTPResponse?
         var headAt: ContinuousClock.Instant?
+        var httpVersion = ""
         var slot: Int?
         var recorder: HARRecorder?
         var finished = false
@@ -28,10 +29,11 @@ final class HARExchange: Sendable {
     }
 
     /// The head arrived: the entry will go in `slot` of `recorder`.
-    func headArrived(_ response: HTTPResponse, slot: Int, recorder: HARRecorder) {
+    func headArrived(_ response: HTTPResponse, protocolVersion: String?, slot: Int, recorder: HARRecorder) {
         state.withLock {
             $0.response = response
             $0.headAt = .now
+            $0.httpVersion = protocolVersion.map { "HTTP/" + $0 } ?? ""
             $0.slot = slot
             $0.recorder = recorder
         }
@@ -50,7 +52,8 @@ final class HARExchange: Sendable {
         else { return }
         var entry = HAR.Entry(
             startedDateTime: Self.timestamp(startedAt), time: Self.milliseconds(started.duration(to: ended)),
-            request: harRequest(), response: harResponse(response), cache: HAR.Cache(),
+            request: harRequest(httpVersion: taken.httpVersion),
+            response: harResponse(response, httpVersion: taken.httpVersion), cache: HAR.Cache(),
             timings: HAR.Timings(
                 send: 0, wait: Self.milliseconds(started.duration(to: headAt)),
                 receive: Self.milliseconds(headAt.duration(to: ended))))
@@ -58,7 +61,7 @@ final class HARExchange: Sendable {
         recorder.complete(slot, entry)
     }
 
-    private func harRequest() -> HAR.Request {
+    private func harRequest(httpVersion: String) -> HAR.Request {
         let url = request.url?.absoluteString ?? ""
         let items = URLComponents(string: url)?.queryItems ?? []
         let (bytes, count) = requestBody.contents
@@ -70,17 +73,17 @@ final class HARExchange: Sendable {
                 return HAR.PostData(mimeType: request.headerFields[.contentType] ?? "", text: text, encoding: encoding)
             }
         return HAR.Request(
-            method: request.method.rawValue, url: url, httpVersion: "HTTP/1.1", cookies: [],
+            method: request.method.rawValue, url: url, httpVersion: httpVersion, cookies: [],
             headers: redaction.pairs(request.headerFields),
             queryString: items.map { HAR.NameValue(name: $0.name, value: $0.value ?? "") }, postData: postData,
             headersSize: -1, bodySize: count)
     }
 
-    private func harResponse(_ response: HTTPResponse) -> HAR.Response {
+    private func harResponse(_ response: HTTPResponse, httpVersion: String) -> HAR.Response {
         let (bytes, count) = responseBody.contents
         let text = bytes.map(HAR.text(of:))
         return HAR.Response(
-            status: response.status.code, statusText: response.status.reasonPhrase, httpVersion: "HTTP/1.1",
+            status: response.status.code, statusText: response.status.reasonPhrase, httpVersion: httpVersion,
             cookies: [], headers: redaction.pairs(response.headerFields),
             content: HAR.Content(
                 size: count, mimeType: response.headerFields[.contentType] ?? "", text: text?.text,

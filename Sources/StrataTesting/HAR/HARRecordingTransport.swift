@@ -103,8 +103,12 @@ public struct HARRecordingTransport: Transport {
     ) async throws -> (HTTPResponse, MessageBody?) {
         let exchange = HARExchange(request: request, redaction: redaction, maxBodySize: maxBodySize)
         let sent = body.map { exchange.requestBody.tee($0) }
-        let (response, responseBody) = try await base.send(request, body: sent, deadline: deadline)
-        exchange.headArrived(response, slot: recorder.reserve(), recorder: recorder)
+        let report = ExchangeReport(within: ExchangeReport.current)
+        let (response, responseBody) = try await ExchangeReport.$current.withValue(report) {
+            try await base.send(request, body: sent, deadline: deadline)
+        }
+        exchange.headArrived(
+            response, protocolVersion: report.protocolVersion, slot: recorder.reserve(), recorder: recorder)
         guard let responseBody else {
             exchange.finish()
             return (response, nil)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Logging
+import StrataTestSupport
 import Testing
 
 @testable import Strata

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Logging
+import StrataTestSupport
 import Testing
 
 @testable import Strata
@@ -265,14 +266,15 @@ import Testing
         _ = try await networker.send(
             Endpoint<String>(RequestDescription(route: RegistrationRoute.auth, headers: headers)))
         let lines = log.all
-        #expect(lines.count == 2)
+        #expect(lines.count == 3)
         #expect(
             lines.first
                 == "info → GET http://example.com/user/auth strata.attempt=1 strata.headers=[accept: text/plain, authorization: <redacted>, cookie: <redacted>, x-api-key: <redacted>]"
         )
-        #expect(lines.last?.hasPrefix("info ← 200 GET http://example.com/user/auth (") == true)
+        #expect(lines[1].hasPrefix("info ← 200 GET http://example.com/user/auth (") == true)
+        #expect(lines[2].hasPrefix("debug ✓ 200 GET http://example.com/user/auth: 2 bytes in ") == true)
         #expect(
-            lines.last?.hasSuffix(
+            lines[1].hasSuffix(
                 "strata.body_bytes=2 strata.headers=[content-type: text/plain, set-cookie: <redacted>]") == true)
         #expect(
             !lines.joined().contains("secret") && !lines.joined().contains("k3y") && !lines.joined().contains("abc"))

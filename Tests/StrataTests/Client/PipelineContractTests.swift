@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Logging
+import StrataTestSupport
 import Testing
 
 @testable import Strata
@@ -338,8 +339,8 @@ import Testing
         let ids = log.all.map { line in
             line.split(separator: " ").first { $0.hasPrefix("strata.request=") }.map(String.init) ?? "none"
         }
-        #expect(ids.count == 4)
-        #expect(ids[0] == ids[1] && ids[2] == ids[3] && ids[0] != ids[2])
+        #expect(ids.count == 6)  // →, ← and ✓ per call
+        #expect(Set(ids[0..<3]).count == 1 && Set(ids[3..<6]).count == 1 && ids[0] != ids[3])
         #expect(!ids.contains("none"))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Logging
+import StrataTestSupport
 
 @testable import Strata
 
@@ -33,15 +34,6 @@ struct ClosureTransport: Transport {
     }
 }
 
-/// Records what passes through, in order.
-final class EventLog: Sendable {
-    private let lock = NSLock()
-    nonisolated(unsafe) private var events: [String] = []  // guarded by `lock`
-
-    func append(_ event: String) { lock.withLock { events.append(event) } }
-    var all: [String] { lock.withLock { events } }
-}
-
 struct TaggingMiddleware: Middleware {
     let name: String
     let log: EventLog
@@ -56,39 +48,5 @@ struct TaggingMiddleware: Middleware {
         let result = try await next(request, body, context)
         log.append("←\(name)")
         return result
-    }
-}
-
-/// A swift-log handler that keeps every line, for asserting on logs.
-struct CapturingLogHandler: LogHandler {
-    let log: EventLog
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let level = event.level
-        let message = event.message
-        let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
-        let fields = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.render($0.value))" }.joined(
-            separator: " ")
-        log.append("\(level) \(message) \(fields)")
-    }
-
-    /// Metadata with dictionaries in key order, so lines compare exactly.
-    static func render(_ value: Logger.MetadataValue) -> String {
-        switch value {
-        case .dictionary(let dictionary):
-            "[" + dictionary.sorted { $0.key < $1.key }.map { "\($0.key): \(render($0.value))" }.joined(separator: ", ")
-                + "]"
-        case .array(let array):
-            "[" + array.map(render).joined(separator: ", ") + "]"
-        default:
-            value.description
-        }
     }
 }

@@ -2,8 +2,12 @@ import Foundation
 import HTTPTypes
 import Logging
 
-/// Logs every request and response on swift-log: method, URL, status, duration and
-/// header fields, with credentials redacted.
+/// Logs every attempt on swift-log: the request (`→`, with the attempt number, the retry
+/// wait or redirect it follows, and header fields), the response head (`←`, status and
+/// time to it, header fields, and the HTTP version where the transport reports it), the
+/// end of the body at `debug` (`✓`, bytes and time), and any failure at `error` (`✕`),
+/// also one while the body is read — with credentials redacted. It reads the same
+/// attempt events as tracing and metrics (``MiddlewareContext/observeAttempt(_:body:listeners:next:)``).
 ///
 /// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` are always
 /// redacted; add more names (an API-key header, say) with `redacting:`.
@@ -35,35 +39,17 @@ public struct LoggingMiddleware: Middleware {
         self.redactedFields = Self.alwaysRedacted.union(redacting)
     }
 
-    /// Logs the request, passes it on, and logs the response or the failure.
+    /// Logs the request, passes it on, and logs the response head, the end of its body,
+    /// or the failure.
     public func intercept(
         _ request: HTTPRequest,
         body: MessageBody?,
         context: MiddlewareContext,
         next: MiddlewareNext
     ) async throws -> (HTTPResponse, MessageBody?) {
-        let logger = self.logger ?? context.logger
-        let target = "\(request.method.rawValue) \(request.absoluteURLString)"
-        var requestMetadata: Logger.Metadata = ["strata.attempt": "\(context.attempt)"]
-        if logsHeaders { requestMetadata["strata.headers"] = metadata(request.headerFields) }
-        if let length = body?.length { requestMetadata["strata.body_bytes"] = "\(length)" }
-        logger.log(level: level, "→ \(target)", metadata: requestMetadata)
-
-        let start = ContinuousClock.now
-        do {
-            let (response, responseBody) = try await next(request, body, context)
-            let elapsed = start.duration(to: .now)
-            var responseMetadata: Logger.Metadata = [:]
-            if logsHeaders { responseMetadata["strata.headers"] = metadata(response.headerFields) }
-            if let length = responseBody?.length { responseMetadata["strata.body_bytes"] = "\(length)" }
-            logger.log(
-                level: level, "← \(response.status.code) \(target) (\(Self.milliseconds(elapsed)))",
-                metadata: responseMetadata)
-            return (response, responseBody)
-        } catch {
-            logger.error("✕ \(target) failed after \(Self.milliseconds(start.duration(to: .now))): \(error)")
-            throw error
-        }
+        let start = AttemptStart(request, body: body, context: context)
+        let lines = AttemptLog(logger: logger ?? context.logger, step: self, start: start)
+        return try await context.observeAttempt(start, body: body, listeners: [lines], next: next)
     }
 
     /// The fields as log metadata, redacted.

@@ -1,0 +1,37 @@
+/// What a transport tells the steps that observe an attempt (logging, tracing) about the
+/// exchange it carried, beyond the response head: today, the HTTP version it spoke.
+///
+/// A step that observes attempts (see ``MiddlewareContext/observeAttempt(_:body:listeners:next:)``)
+/// binds a report to ``current`` around the transport; a transport that knows the version
+/// writes it there before it returns the head:
+///
+/// ```swift
+/// ExchangeReport.current?.protocolVersion = "1.1"
+/// ```
+///
+/// With no observer, ``current`` is `nil` and the write costs a task-local lookup.
+public final class ExchangeReport: Sendable {
+    /// The report of the attempt the current task carries, if a step observes it.
+    @TaskLocal public static var current: ExchangeReport?
+
+    private let version = Locked<String?>(nil)
+    /// The report of an observer further out, which is told too.
+    private let outer: ExchangeReport?
+
+    /// Creates an empty report, within `outer` (an observing step further out, told what
+    /// this one is told).
+    public init(within outer: ExchangeReport? = nil) {
+        self.outer = outer
+    }
+
+    /// The HTTP version of the exchange as the OpenTelemetry conventions write it
+    /// (`1.0`, `1.1`, `2`, `3`); `nil` when the transport does not know it. Setting it sets
+    /// the outer reports' too.
+    public var protocolVersion: String? {
+        get { version.withLock { $0 } }
+        set {
+            version.withLock { $0 = newValue }
+            outer?.protocolVersion = newValue
+        }
+    }
+}
