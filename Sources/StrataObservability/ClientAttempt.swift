@@ -18,9 +18,12 @@ struct ClientAttempt: Sendable {
     let fullURL: String?
     /// Retries and redirects before this attempt.
     let resendCount: Int
+    /// The endpoint's URL template (``Endpoint/urlTemplate``), except on a redirect's hop.
+    let urlTemplate: String?
 
-    init(_ start: AttemptStart, redaction: URLRedaction) {
+    init(_ start: AttemptStart, context: MiddlewareContext, redaction: URLRedaction) {
         let request = start.request
+        urlTemplate = start.redirect == nil ? context.values[URLTemplateKey.self] : nil
         let method = request.method.rawValue
         let isKnown = Self.knownMethods.contains(method)
         self.method = isKnown ? method : "_OTHER"
@@ -38,8 +41,12 @@ struct ClientAttempt: Sendable {
         fullURL = redaction.full(scheme: scheme, authority: authority, path: request.path ?? "/")
     }
 
-    /// The span's name: the method, or `HTTP` for one the conventions do not know.
-    var spanName: String { method == "_OTHER" ? "HTTP" : method }
+    /// The span's name: the method (`HTTP` for one the conventions do not know), followed
+    /// by the URL template when there is one.
+    var spanName: String {
+        let name = method == "_OTHER" ? "HTTP" : method
+        return urlTemplate.map { "\(name) \($0)" } ?? name
+    }
 
     /// The dimensions every HTTP metric carries.
     var dimensions: [(String, String)] {

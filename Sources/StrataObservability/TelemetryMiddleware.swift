@@ -19,7 +19,8 @@ import Tracing
 /// Place it last, closest to the transport, so that each attempt — a retry, a redirect's
 /// hop — passes through it and gets a span of its own:
 /// - **Spans** of kind client, named after the method (`HTTP` for one the conventions do
-///   not know), children of `ServiceContext.current`, with `http.request.method` (and
+///   not know) and the endpoint's ``Strata/Endpoint/urlTemplate`` when it gives one (`GET /users/{id}`,
+///   also in `url.template`), children of `ServiceContext.current`, with `http.request.method` (and
 ///   `http.request.method_original`), `server.address`, `server.port`, `url.full` (user
 ///   info removed, query values redacted by ``redaction``),
 ///   `http.request.resend_count` on a resend, `http.response.status_code`,
@@ -103,7 +104,7 @@ public struct TelemetryMiddleware: Middleware {
         let measures = factory.map { !($0 is NOOPMetricsHandler) } ?? false
         guard traces || measures else { return try await next(request, body, context) }
         var start = AttemptStart(request, body: body, context: context)
-        let attempt = ClientAttempt(start, redaction: redaction)
+        let attempt = ClientAttempt(start, context: context, redaction: redaction)
         var listeners: [any AttemptListener] = []
         var span: (any Span)?
         if traces, let tracer {
@@ -131,6 +132,7 @@ public struct TelemetryMiddleware: Middleware {
             attributes["server.address"] = attempt.serverAddress
             attributes["server.port"] = attempt.serverPort
             attributes["url.full"] = attempt.fullURL
+            attributes["url.template"] = attempt.urlTemplate
             if attempt.resendCount > 0 { attributes["http.request.resend_count"] = attempt.resendCount }
         }
         if let wait = start.retryWait {

@@ -1339,7 +1339,7 @@ func example_README_observability() async throws {
     _ = observed
 }
 
-/// `README.md`, example observability-2 (line 914).
+/// `README.md`, example observability-2 (line 915).
 func example_README_observability_2() async throws {
     // doc-example: README.md#observability-2
     var observed = Networker.Configuration()
@@ -1348,7 +1348,7 @@ func example_README_observability_2() async throws {
     _ = observed
 }
 
-/// `README.md`, example recording-and-replaying-traffic (line 931).
+/// `README.md`, example recording-and-replaying-traffic (line 932).
 func example_README_recording_and_replaying_traffic() async throws {
     struct User: Decodable, Sendable { let name: String }
     let transport = MockTransport()

@@ -184,19 +184,22 @@ struct TelemetryTests {
     }
 
     /// A redirect's hop is a span of its own, a resend with the hop's event; both are
-    /// children of the caller's span.
+    /// children of the caller's span. The endpoint's URL template names the first.
     @Test func aRedirectIsASpanPerHopUnderTheCallersSpan() async throws {
         let setup = Setup()
         try await TestServer.with { server in
             try await TransportKind.asyncHTTPClient.with { transport in
                 let port = try #require(server.baseURL.port)
                 let endpoint = Endpoint<Data>(RequestDescription(route: server.baseURL.absoluteString + "/redirect"))
+                    .urlTemplate("/redirect")
                 let networker = setup.networker(over: transport)
                 let parent = setup.tracer.startSpan("checkout")
                 _ = try await ServiceContext.withValue(parent.context) { try await networker.send(endpoint) }
                 parent.end()
                 let spans = setup.tracer.finishedSpans
-                #expect(spans.map(\.operationName) == ["GET", "GET", "checkout"])
+                // The template names the call's own span; the hop goes elsewhere.
+                #expect(spans.map(\.operationName) == ["GET /redirect", "GET", "checkout"])
+                #expect(spans.prefix(2).map { Self.attribute($0, "url.template") } == ["/redirect", nil])
                 #expect(spans.prefix(2).map(\.parentSpanID) == [spans[2].spanID, spans[2].spanID])
                 #expect(spans.prefix(2).map { Self.attribute($0, "http.response.status_code") } == ["302", "200"])
                 #expect(Self.attribute(spans[1], "url.full") == "http://127.0.0.1:\(port)/json/user/1")
