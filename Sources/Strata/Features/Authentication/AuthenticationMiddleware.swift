@@ -65,18 +65,14 @@ public struct AuthenticationMiddleware<Provider: CredentialProvider>: Middleware
         context: MiddlewareContext,
         next: MiddlewareNext
     ) async throws -> (HTTPResponse, MessageBody?) {
-        var issued = try await settle(store.credential(logger: context.logger), request: request, context: context)
-        if store.provider.isExpired(issued.credential),
-            let renewal = store.renewal(after: issued, context: context)
-        {
-            issued = try await settle(renewal, request: request, context: context)
-        }
+        let failure = { (error: any Error) in Self.failure(error, request: request) }
+        let issued = try await store.credential(for: context, failure: failure)
         let response = try await next(authorized(request, with: issued), body, context)
         guard response.0.status.code == 401 else { return response }
         let renewal = store.renewal(after: issued, context: context)
         guard body?.isReplayable != false, let renewal else { return response }
         await response.1?.discard(until: context.deadline)
-        let renewed = try await settle(renewal, request: request, context: context)
+        let renewed = try await store.settle(renewal, deadline: context.deadline, failure: failure)
         var context = context
         context.attempt += 1
         return try await next(authorized(request, with: renewed), body, context)
@@ -87,29 +83,6 @@ public struct AuthenticationMiddleware<Provider: CredentialProvider>: Middleware
         var request = request
         store.provider.apply(issued.credential, to: &request)
         return request
-    }
-
-    /// The credential `plan` leads to, waiting for a load or refresh within the deadline.
-    /// - Throws: the provider's error (see ``failure(_:request:)``), or `CancellationError`
-    ///   when the request is cancelled or its deadline passes while it waits.
-    private func settle(
-        _ plan: CredentialStore<Provider>.Plan,
-        request: HTTPRequest,
-        context: MiddlewareContext
-    ) async throws -> IssuedCredential<Provider.Credential> {
-        switch plan {
-        case .use(let issued):
-            return issued
-        case .failed(let error):
-            throw Self.failure(error, request: request)
-        case .wait(let flight):
-            let waited = await Deadline.run(until: context.deadline) { try await flight.outcome() }
-            guard !waited.timedOut, case .success(let outcome) = waited.result else { throw CancellationError() }
-            switch outcome {
-            case .success(let issued): return issued
-            case .failure(let error): throw Self.failure(error, request: request)
-            }
-        }
     }
 
     /// The error for a failed load or refresh: the provider's own, which the pipeline

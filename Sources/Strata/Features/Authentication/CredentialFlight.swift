@@ -1,10 +1,10 @@
 /// A credential handed to a request, with what the request needs to know later about
 /// how new it was.
-struct IssuedCredential<Credential: Sendable>: Sendable {
+package struct IssuedCredential<Credential: Sendable>: Sendable {
     /// The credential.
-    let credential: Credential
+    package let credential: Credential
     /// 1 for the first credential, one more for each refresh since.
-    let generation: Int
+    package let generation: Int
     /// How many loads and refreshes had started when the request got the credential: a
     /// refresh started after that was for this request's credential too.
     let flightsSeen: Int
@@ -14,7 +14,7 @@ struct IssuedCredential<Credential: Sendable>: Sendable {
 ///
 /// Each waiter stops waiting as soon as its own task is cancelled; the others, and the
 /// refresh itself, carry on.
-final class CredentialFlight<Credential: Sendable>: Sendable {
+package final class CredentialFlight<Credential: Sendable>: Sendable {
     /// The new credential, or the provider's error.
     typealias Outcome = Result<IssuedCredential<Credential>, any Error>
 

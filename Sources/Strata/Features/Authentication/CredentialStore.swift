@@ -3,12 +3,15 @@ import Logging
 /// The state an ``AuthenticationMiddleware`` shares between its requests: the current
 /// credential and its generation, the one load or refresh in flight, and when recent
 /// refreshes started.
-final class CredentialStore<Provider: CredentialProvider>: Sendable {
-    typealias Issued = IssuedCredential<Provider.Credential>
-    typealias Flight = CredentialFlight<Provider.Credential>
+///
+/// The one implementation of single-flight renewal that Strata's HTTP step and its gRPC
+/// interceptor both drive.
+package final class CredentialStore<Provider: CredentialProvider>: Sendable {
+    package typealias Issued = IssuedCredential<Provider.Credential>
+    package typealias Flight = CredentialFlight<Provider.Credential>
 
     /// What a request does next about its credential.
-    enum Plan {
+    package enum Plan {
         /// Send with this credential.
         case use(Issued)
         /// Wait for this load or refresh.
@@ -33,14 +36,14 @@ final class CredentialStore<Provider: CredentialProvider>: Sendable {
     }
 
     private let state = Locked(State())
-    let provider: Provider
+    package let provider: Provider
     private let maxRefreshes: Int
     private let interval: Duration
     private let now: @Sendable () -> ContinuousClock.Instant
 
-    init(
+    package init(
         provider: Provider, maxRefreshes: Int, interval: Duration,
-        now: @escaping @Sendable () -> ContinuousClock.Instant
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) {
         self.provider = provider
         self.maxRefreshes = max(0, maxRefreshes)
@@ -50,7 +53,7 @@ final class CredentialStore<Provider: CredentialProvider>: Sendable {
 
     /// The plan for a request about to be sent: the current credential, or a wait for the
     /// load or refresh in flight or for the first load.
-    func credential(logger: Logger) -> Plan {
+    package func credential(logger: Logger) -> Plan {
         state.withLock { state -> Plan in
             if let flight = state.flight { return .wait(flight) }
             guard let current = state.current else {
@@ -64,7 +67,7 @@ final class CredentialStore<Provider: CredentialProvider>: Sendable {
     /// newer credential when another request already renewed it, the refresh in flight,
     /// the failure of a refresh started since the request was sent, or a new refresh to
     /// wait for; `nil` when the refresh window is used up.
-    func renewal(after issued: Issued, context: MiddlewareContext) -> Plan? {
+    package func renewal(after issued: Issued, context: MiddlewareContext) -> Plan? {
         let logger = context.logger
         let now = now()
         var started = false
@@ -141,5 +144,42 @@ final class CredentialStore<Provider: CredentialProvider>: Sendable {
                 metadata: ["strata.auth.error": "\(error)"])
         }
         flight.finish(outcome)
+    }
+}
+
+extension CredentialStore {
+    /// The credential to send a request with: the current one, or the one a load or
+    /// refresh in flight brings, and a renewed one when the provider says it expired.
+    /// - Throws: what `failure` makes of the provider's error, or `CancellationError` when
+    ///   the request is cancelled or its deadline passes while it waits.
+    package func credential(
+        for context: MiddlewareContext, failure: (any Error) -> any Error
+    ) async throws -> Issued {
+        let issued = try await settle(credential(logger: context.logger), deadline: context.deadline, failure: failure)
+        guard provider.isExpired(issued.credential), let renewal = renewal(after: issued, context: context) else {
+            return issued
+        }
+        return try await settle(renewal, deadline: context.deadline, failure: failure)
+    }
+
+    /// The credential `plan` leads to, waiting for a load or refresh until `deadline`.
+    /// - Throws: what `failure` makes of the provider's error, or `CancellationError` when
+    ///   the request is cancelled or `deadline` passes while it waits.
+    package func settle(
+        _ plan: Plan, deadline: ContinuousClock.Instant?, failure: (any Error) -> any Error
+    ) async throws -> Issued {
+        switch plan {
+        case .use(let issued):
+            return issued
+        case .failed(let error):
+            throw failure(error)
+        case .wait(let flight):
+            let waited = await Deadline.run(until: deadline) { try await flight.outcome() }
+            guard !waited.timedOut, case .success(let outcome) = waited.result else { throw CancellationError() }
+            switch outcome {
+            case .success(let issued): return issued
+            case .failure(let error): throw failure(error)
+            }
+        }
     }
 }

@@ -54,55 +54,29 @@ public struct RetryMiddleware: Middleware {
         context: MiddlewareContext,
         next: MiddlewareNext
     ) async throws -> (HTTPResponse, MessageBody?) {
-        budget?.deposit()
         var request = request
         if case .withIdempotencyKey = context.retry, request.headerFields[RetryPolicy.idempotencyKey] == nil {
             request.headerFields[RetryPolicy.idempotencyKey] = UUID().uuidString
         }
         let start = ContinuousClock.now
-        var context = context
+        var run = RetryRun(policy: policy, budget: budget, context: context, sleep: sleep)
         while true {
-            // Provisional until the loop ends: a cancelled call returns at once, before this
-            // step has seen its cancellation, and reports what is recorded by then.
-            context.record(RetrySummary(attempts: context.attempt, stopReason: .cancelled), for: RetrySummaryKey.self)
+            run.attemptStarting()
             let outcome: Result<(HTTPResponse, MessageBody?), any Error>
             do {
-                outcome = .success(try await next(request, body, context))
+                outcome = .success(try await next(request, body, run.context))
             } catch {
                 outcome = .failure(error)
             }
-            let wait = self.wait(after: outcome, of: request, context: context, since: start)
-            let stop: RetrySummary.StopReason? =
-                if wait == nil {
-                    Task.isCancelled || outcome.isCancellation ? .cancelled : .notRetryable
-                } else if context.attempt >= policy.maxAttempts {
-                    .attemptsExhausted
-                } else if body?.isReplayable == false {
-                    .bodyNotReplayable
-                } else if let wait, let deadline = context.deadline, ContinuousClock.now + wait >= deadline {
-                    .deadline
-                } else if budget?.withdraw() == false { .budgetSpent } else { nil }
-            guard let wait, stop == nil else {
-                finish(context, stop ?? .notRetryable)
-                return try outcome.get()
-            }
+            let asked = self.wait(after: outcome, of: request, run: run, since: start)
+            guard
+                let wait = run.decide(
+                    waiting: asked, replayable: body?.isReplayable != false, cancelled: outcome.isCancellation)
+            else { return try outcome.get() }
             if case .success((_, let responseBody)) = outcome {
-                await responseBody?.discard(until: context.deadline)
+                await responseBody?.discard(until: run.context.deadline)
             }
-            context.logger.debug(
-                "retry",
-                metadata: [
-                    "strata.retry.attempt": "\(context.attempt + 1)", "strata.retry.wait": "\(wait)",
-                    "strata.retry.after": "\(Self.describe(outcome))",
-                ])
-            do {
-                try await sleep(wait)
-            } catch {
-                finish(context, .cancelled)
-                throw error
-            }
-            context.attempt += 1
-            context.retryWait = wait
+            try await run.pause(for: wait, after: Self.describe(outcome))
         }
     }
 
@@ -114,9 +88,10 @@ public struct RetryMiddleware: Middleware {
     private func wait(
         after outcome: Result<(HTTPResponse, MessageBody?), any Error>,
         of request: HTTPRequest,
-        context: MiddlewareContext,
+        run: RetryRun,
         since start: ContinuousClock.Instant
     ) -> Duration? {
+        let context = run.context
         let response = try? outcome.get().0
         var decision = RetryDecision.useDefaultRule
         switch context.retry {
@@ -138,22 +113,10 @@ public struct RetryMiddleware: Middleware {
         case .stop, .useDefaultRule:
             return nil
         case .retryAfter(let duration):
-            return min(max(duration, .zero), policy.maxBackoff)
+            return run.wait(asked: duration)
         case .retry:
-            let asked = response.flatMap { RetryPolicy.retryAfter($0, now: now()) }
-            return min(asked ?? policy.backoff(after: context.attempt), policy.maxBackoff)
+            return run.wait(asked: response.flatMap { RetryPolicy.retryAfter($0, now: now()) })
         }
-    }
-
-    private func finish(_ context: MiddlewareContext, _ reason: RetrySummary.StopReason) {
-        if reason != .notRetryable {
-            context.logger.debug(
-                "retry stopped",
-                metadata: [
-                    "strata.retry.attempts": "\(context.attempt)", "strata.retry.stop": "\(reason)",
-                ])
-        }
-        context.record(RetrySummary(attempts: context.attempt, stopReason: reason), for: RetrySummaryKey.self)
     }
 
     private static func describe(_ outcome: Result<(HTTPResponse, MessageBody?), any Error>) -> String {
