@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "StrataSQLiteCache", targets: ["StrataSQLiteCache"]),
         .library(name: "StrataSwinject", targets: ["StrataSwinject"]),
         .library(name: "StrataObservability", targets: ["StrataObservability"]),
+        .library(name: "StrataOpenAPI", targets: ["StrataOpenAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -23,7 +24,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
-        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),  // tests only: name clashes
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),  // StrataOpenAPI
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),  // the fault server's gzip bodies
         // Graceful server shutdown.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -104,6 +105,18 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Instrumentation", package: "swift-distributed-tracing"),
                 .product(name: "Metrics", package: "swift-metrics"),
+            ]
+        ),
+        // OpenAPI both ways: a generated client sending through a Networker, and OpenAPI
+        // client transports and middleware inside Strata's pipeline. The core stays free of
+        // OpenAPIRuntime.
+        .target(
+            name: "StrataOpenAPI",
+            dependencies: [
+                "Strata",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
         // Runs the in-process Hummingbird servers (test and demo) in a ServiceGroup and shuts
