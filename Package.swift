@@ -262,6 +262,18 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
+        // StrataOpenAPI both ways, against the in-process demo server.
+        .testTarget(
+            name: "StrataOpenAPITests",
+            dependencies: [
+                "Strata",
+                "StrataOpenAPI",
+                "StrataAsyncHTTPClient",
+                "StrataDemoServer",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ]
+        ),
         .testTarget(
             name: "StrataSQLiteCacheTests",
             dependencies: [
