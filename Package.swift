@@ -169,6 +169,15 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),
+        // The demo API's client, generated from openapi/strata-demo.yaml by
+        // scripts/generate-openapi.sh and committed: the generator never runs in the build.
+        .target(
+            name: "StrataDemoOpenAPI",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         // The guided tour: the demo API's models, routes and endpoints, and the steps
         // that walk through Strata's features against any transport.
         .target(
@@ -270,6 +279,7 @@ let package = Package(
                 "StrataOpenAPI",
                 "StrataAsyncHTTPClient",
                 "StrataDemoServer",
+                "StrataDemoOpenAPI",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
@@ -308,6 +318,8 @@ let package = Package(
                 "StrataDemoServer",
                 "StrataDemo",
                 "StrataServerLifecycle",
+                "StrataOpenAPI",
+                "StrataDemoOpenAPI",  // `Client`, in StrataOpenAPI's examples
                 .product(name: "Hummingbird", package: "hummingbird"),  // Router, for InProcessServer's example
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Swinject", package: "Swinject"),  // the README's Swinject example

@@ -9,7 +9,6 @@ import Strata
 /// retries with their budget, the circuit breaker, credential refresh, caching, logging)
 /// and its transport.
 ///
-/// <!-- doc-examples: skip (compiled once the generated client exists) -->
 /// ```swift
 /// let networker = Networker(transport: AsyncHTTPClientTransport(), middleware: .resilient())
 /// let client = Client(serverURL: serverURL, transport: NetworkerTransport(networker))

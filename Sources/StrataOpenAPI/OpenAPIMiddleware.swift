@@ -6,7 +6,6 @@ import Strata
 /// A Strata ``Strata/Middleware`` step that runs an OpenAPI `ClientMiddleware`, so that the
 /// OpenAPI ecosystem's middleware can be placed in a ``Strata/Networker``'s pipeline.
 ///
-/// <!-- doc-examples: skip (compiled once the generated client exists) -->
 /// ```swift
 /// let networker = Networker(transport: transport, middleware: [OpenAPIMiddleware(someClientMiddleware)])
 /// ```

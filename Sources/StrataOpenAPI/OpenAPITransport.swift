@@ -7,7 +7,6 @@ import Strata
 /// (swift-openapi-async-http-client's, swift-openapi-urlsession's, or your own), so that a
 /// ``Strata/Networker`` runs its pipeline over it.
 ///
-/// <!-- doc-examples: skip (compiled once the generated client exists) -->
 /// ```swift
 /// let networker = Networker(transport: OpenAPITransport(someClientTransport))
 /// ```

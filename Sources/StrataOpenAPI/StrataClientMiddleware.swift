@@ -7,7 +7,6 @@ import Strata
 /// An OpenAPI `ClientMiddleware` that runs a Strata ``Strata/Middleware`` step, so that
 /// Strata's steps (or your own) can be placed in a generated client's middleware.
 ///
-/// <!-- doc-examples: skip (compiled once the generated client exists) -->
 /// ```swift
 /// let client = Client(
 ///     serverURL: serverURL, transport: transport,
