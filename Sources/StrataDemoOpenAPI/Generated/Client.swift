@@ -1249,6 +1249,14 @@ public struct Client: APIProtocol {
     }
     /// A feed, with an `ETag` per revision; stale the moment it is stored (`max-age=0`).
     ///
+    /// A conditional request (`If-None-Match` with the `ETag`s of stored copies) is answered
+    /// 304 when one matches. It is HTTP's, not an operation parameter: a client's cache sends
+    /// it (Strata's `CacheMiddleware` revalidates every stored copy of a feed, and hands the
+    /// caller the stored 200). swift-openapi-generator percent-encodes header parameters
+    /// (apple/swift-openapi-generator#529, #857), which would turn `"feed-1-r1"` into
+    /// `%22feed-1-r1%22`.
+    ///
+    ///
     /// - Remark: HTTP `GET /feeds/{id}`.
     /// - Remark: Generated from `#/paths//feeds/{id}/get(getFeed)`.
     public func getFeed(_ input: Operations.GetFeed.Input) async throws -> Operations.GetFeed.Output {
@@ -1267,11 +1275,6 @@ public struct Client: APIProtocol {
                     method: .get
                 )
                 suppressMutabilityWarning(&request)
-                try converter.setHeaderFieldAsURI(
-                    in: &request.headerFields,
-                    name: "If-None-Match",
-                    value: input.headers.ifNoneMatch
-                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -1933,7 +1936,10 @@ public struct Client: APIProtocol {
     /// A file, with ranges; `tour.bin` is 2 MiB (byte `i` is `i % 251`).
     ///
     /// Sent at 4 MiB/s. A whole-file 200 of `tour.bin` is cut after 1 MiB, so a download
-    /// completes only by resuming with `Range: bytes=N-`.
+    /// completes only by resuming with `Range: bytes=N-` (206, or 416 past the end), and
+    /// `If-Range` with the `ETag` the range must still match (the whole file otherwise).
+    /// Those are HTTP's range requests, made by a client's download or cache step, not
+    /// operation parameters (swift-openapi-generator would percent-encode `bytes=N-`).
     ///
     ///
     /// - Remark: HTTP `GET /files/{name}`.
@@ -1954,16 +1960,6 @@ public struct Client: APIProtocol {
                     method: .get
                 )
                 suppressMutabilityWarning(&request)
-                try converter.setHeaderFieldAsURI(
-                    in: &request.headerFields,
-                    name: "Range",
-                    value: input.headers.range
-                )
-                try converter.setHeaderFieldAsURI(
-                    in: &request.headerFields,
-                    name: "If-Range",
-                    value: input.headers.ifRange
-                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept

@@ -2073,6 +2073,14 @@ public enum Operations {
     }
     /// A feed, with an `ETag` per revision; stale the moment it is stored (`max-age=0`).
     ///
+    /// A conditional request (`If-None-Match` with the `ETag`s of stored copies) is answered
+    /// 304 when one matches. It is HTTP's, not an operation parameter: a client's cache sends
+    /// it (Strata's `CacheMiddleware` revalidates every stored copy of a feed, and hands the
+    /// caller the stored 200). swift-openapi-generator percent-encodes header parameters
+    /// (apple/swift-openapi-generator#529, #857), which would turn `"feed-1-r1"` into
+    /// `%22feed-1-r1%22`.
+    ///
+    ///
     /// - Remark: HTTP `GET /feeds/{id}`.
     /// - Remark: Generated from `#/paths//feeds/{id}/get(getFeed)`.
     public enum GetFeed {
@@ -2093,21 +2101,12 @@ public enum Operations {
             public var path: Operations.GetFeed.Input.Path
             /// - Remark: Generated from `#/paths/feeds/{id}/GET/header`.
             public struct Headers: Sendable, Hashable {
-                /// The `ETag`s of stored copies; a match answers 304.
-                ///
-                /// - Remark: Generated from `#/paths/feeds/{id}/GET/header/If-None-Match`.
-                public var ifNoneMatch: Swift.String?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetFeed.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - ifNoneMatch: The `ETag`s of stored copies; a match answers 304.
                 ///   - accept:
-                public init(
-                    ifNoneMatch: Swift.String? = nil,
-                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetFeed.AcceptableContentType>] = .defaultValues()
-                ) {
-                    self.ifNoneMatch = ifNoneMatch
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetFeed.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
@@ -3293,7 +3292,10 @@ public enum Operations {
     /// A file, with ranges; `tour.bin` is 2 MiB (byte `i` is `i % 251`).
     ///
     /// Sent at 4 MiB/s. A whole-file 200 of `tour.bin` is cut after 1 MiB, so a download
-    /// completes only by resuming with `Range: bytes=N-`.
+    /// completes only by resuming with `Range: bytes=N-` (206, or 416 past the end), and
+    /// `If-Range` with the `ETag` the range must still match (the whole file otherwise).
+    /// Those are HTTP's range requests, made by a client's download or cache step, not
+    /// operation parameters (swift-openapi-generator would percent-encode `bytes=N-`).
     ///
     ///
     /// - Remark: HTTP `GET /files/{name}`.
@@ -3316,28 +3318,12 @@ public enum Operations {
             public var path: Operations.DownloadFile.Input.Path
             /// - Remark: Generated from `#/paths/files/{name}/GET/header`.
             public struct Headers: Sendable, Hashable {
-                /// `bytes=N-`: the bytes from N on.
-                ///
-                /// - Remark: Generated from `#/paths/files/{name}/GET/header/Range`.
-                public var range: Swift.String?
-                /// The `ETag` the range must still match; the whole file otherwise.
-                ///
-                /// - Remark: Generated from `#/paths/files/{name}/GET/header/If-Range`.
-                public var ifRange: Swift.String?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DownloadFile.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - range: `bytes=N-`: the bytes from N on.
-                ///   - ifRange: The `ETag` the range must still match; the whole file otherwise.
                 ///   - accept:
-                public init(
-                    range: Swift.String? = nil,
-                    ifRange: Swift.String? = nil,
-                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DownloadFile.AcceptableContentType>] = .defaultValues()
-                ) {
-                    self.range = range
-                    self.ifRange = ifRange
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DownloadFile.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }

@@ -87,6 +87,14 @@ public protocol APIProtocol: Sendable {
     func createFeed(_ input: Operations.CreateFeed.Input) async throws -> Operations.CreateFeed.Output
     /// A feed, with an `ETag` per revision; stale the moment it is stored (`max-age=0`).
     ///
+    /// A conditional request (`If-None-Match` with the `ETag`s of stored copies) is answered
+    /// 304 when one matches. It is HTTP's, not an operation parameter: a client's cache sends
+    /// it (Strata's `CacheMiddleware` revalidates every stored copy of a feed, and hands the
+    /// caller the stored 200). swift-openapi-generator percent-encodes header parameters
+    /// (apple/swift-openapi-generator#529, #857), which would turn `"feed-1-r1"` into
+    /// `%22feed-1-r1%22`.
+    ///
+    ///
     /// - Remark: HTTP `GET /feeds/{id}`.
     /// - Remark: Generated from `#/paths//feeds/{id}/get(getFeed)`.
     func getFeed(_ input: Operations.GetFeed.Input) async throws -> Operations.GetFeed.Output
@@ -132,7 +140,10 @@ public protocol APIProtocol: Sendable {
     /// A file, with ranges; `tour.bin` is 2 MiB (byte `i` is `i % 251`).
     ///
     /// Sent at 4 MiB/s. A whole-file 200 of `tour.bin` is cut after 1 MiB, so a download
-    /// completes only by resuming with `Range: bytes=N-`.
+    /// completes only by resuming with `Range: bytes=N-` (206, or 416 past the end), and
+    /// `If-Range` with the `ETag` the range must still match (the whole file otherwise).
+    /// Those are HTTP's range requests, made by a client's download or cache step, not
+    /// operation parameters (swift-openapi-generator would percent-encode `bytes=N-`).
     ///
     ///
     /// - Remark: HTTP `GET /files/{name}`.
@@ -289,6 +300,14 @@ extension APIProtocol {
     }
     /// A feed, with an `ETag` per revision; stale the moment it is stored (`max-age=0`).
     ///
+    /// A conditional request (`If-None-Match` with the `ETag`s of stored copies) is answered
+    /// 304 when one matches. It is HTTP's, not an operation parameter: a client's cache sends
+    /// it (Strata's `CacheMiddleware` revalidates every stored copy of a feed, and hands the
+    /// caller the stored 200). swift-openapi-generator percent-encodes header parameters
+    /// (apple/swift-openapi-generator#529, #857), which would turn `"feed-1-r1"` into
+    /// `%22feed-1-r1%22`.
+    ///
+    ///
     /// - Remark: HTTP `GET /feeds/{id}`.
     /// - Remark: Generated from `#/paths//feeds/{id}/get(getFeed)`.
     public func getFeed(
@@ -378,7 +397,10 @@ extension APIProtocol {
     /// A file, with ranges; `tour.bin` is 2 MiB (byte `i` is `i % 251`).
     ///
     /// Sent at 4 MiB/s. A whole-file 200 of `tour.bin` is cut after 1 MiB, so a download
-    /// completes only by resuming with `Range: bytes=N-`.
+    /// completes only by resuming with `Range: bytes=N-` (206, or 416 past the end), and
+    /// `If-Range` with the `ETag` the range must still match (the whole file otherwise).
+    /// Those are HTTP's range requests, made by a client's download or cache step, not
+    /// operation parameters (swift-openapi-generator would percent-encode `bytes=N-`).
     ///
     ///
     /// - Remark: HTTP `GET /files/{name}`.
