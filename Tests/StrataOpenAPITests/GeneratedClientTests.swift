@@ -131,4 +131,33 @@ struct MaintenanceStep: Middleware {
             #expect(tokens.count == 8)
         }
     }
+
+    /// Strata's authentication step under a generated client: the saved token is refused
+    /// with `401`, the step logs in again (through the generated client) once, and the
+    /// request goes again with the new token.
+    @Test func aRefusedTokenIsRenewedOnceAndTheCallSentAgain() async throws {
+        try await withDemoServer { server, transport in
+            let plain = Client(
+                serverURL: server.baseURL, transport: NetworkerTransport(Networker(transport: transport)))
+            let renewals = Locked<[String]>([])
+            let auth = AuthenticationMiddleware(
+                BearerTokenProvider(BearerToken("demo-saved")) { rejected in
+                    renewals.withLock { $0.append(rejected.value) }
+                    let login = try await plain.logIn(
+                        body: .urlEncodedForm(.init(login: "ann", password: "p@ss word")))
+                    return BearerToken(try login.ok.body.json.token)
+                })
+            let recorder = RecordingStep()
+            let client = Client(
+                serverURL: server.baseURL,
+                transport: NetworkerTransport(Networker(transport: transport, middleware: [auth, recorder])))
+
+            let first = try await client.getMe().ok.body.json
+            let second = try await client.getMe().ok.body.json
+            #expect(first == Self.ann)
+            #expect(second == Self.ann)
+            #expect(renewals.withLock { $0 } == ["demo-saved"])
+            #expect(recorder.calls.map(\.operationID) == ["getMe", "getMe", "getMe"])
+        }
+    }
 }
