@@ -22,8 +22,12 @@ import Strata
 /// leaves for after the call (``Strata/MiddlewareContext/afterCall(id:_:)``) goes nowhere:
 /// for the whole of Strata's pipeline, send through ``NetworkerTransport`` instead.
 ///
-/// Bodies are passed on as they come, never collected. Errors are thrown as they are; the
-/// generated client wraps them in its `ClientError`.
+/// What the step passes on goes to the rest of the generated client's middleware: the
+/// request (split again into a base URL and a path, the original base URL kept while the
+/// request still goes there), without its credential fields when the step's context
+/// ``Strata/MiddlewareContext/withholdsCredentials``, as Strata's pipeline does before its
+/// transport. Bodies are passed on as they come, never collected. Errors are thrown as
+/// they are; the generated client wraps them in its `ClientError`.
 public struct StrataClientMiddleware: ClientMiddleware {
     /// The step this middleware runs.
     public let middleware: any Middleware
@@ -63,7 +67,9 @@ public struct StrataClientMiddleware: ClientMiddleware {
             deadline: timeout.map { .now + $0 }, logger: logger, values: .openAPIOperation(operationID))
         let (response, responseBody) = try await middleware.intercept(
             base.absolute(request), body: body.map(MessageBody.init), context: context
-        ) { request, body, _ in
+        ) { request, body, context in
+            var request = request
+            if context.withholdsCredentials { request.headerFields = request.headerFields.removingCredentials() }
             let (relative, baseURL) = try OpenAPIRequestTarget.split(request, preferring: base)
             let (response, responseBody) = try await next(relative, body.map(HTTPBody.init), baseURL)
             return (response, responseBody.map(MessageBody.init))

@@ -71,6 +71,21 @@ struct ReplayabilityStep: Middleware {
     }
 }
 
+/// A Strata step that sends the request on where its credentials must not go, as a
+/// redirect to another origin does.
+struct WithholdingStep: Middleware {
+    func intercept(
+        _ request: HTTPRequest,
+        body: MessageBody?,
+        context: MiddlewareContext,
+        next: MiddlewareNext
+    ) async throws -> (HTTPResponse, MessageBody?) {
+        var context = context
+        context.withholdsCredentials = true
+        return try await next(request, body, context)
+    }
+}
+
 /// OpenAPI client middleware in Strata's pipeline, and Strata steps in a generated client's.
 @Suite struct MiddlewareAdapterTests {
     @Test func aClientMiddlewareRunsAsAStrataStep() async throws {
@@ -142,5 +157,20 @@ struct ReplayabilityStep: Middleware {
         #expect(sent[.accept] == "text/plain")
         #expect(sent[.userAgent] == "Strata")
         #expect(sent.count == 2)
+    }
+
+    @Test func aStepThatWithholdsCredentialsPassesOnNone() async throws {
+        let middleware = StrataClientMiddleware(WithholdingStep())
+        let fields = Locked<HTTPFields>([:])
+        _ = try await middleware.intercept(
+            HTTPRequest(
+                method: .get, scheme: nil, authority: nil, path: "/me",
+                headerFields: [.authorization: "Bearer t", .cookie: "a=b", .accept: "application/json"]),
+            body: nil, baseURL: try #require(URL(string: "https://example.test")), operationID: "getMe"
+        ) { request, _, _ in
+            fields.withLock { $0 = request.headerFields }
+            return (HTTPResponse(status: .ok), nil)
+        }
+        #expect(fields.withLock { $0 } == [.accept: "application/json"])
     }
 }
