@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "StrataSQLiteCache", targets: ["StrataSQLiteCache"]),
         .library(name: "StrataSwinject", targets: ["StrataSwinject"]),
         .library(name: "StrataObservability", targets: ["StrataObservability"]),
+        .library(name: "StrataOpenAPI", targets: ["StrataOpenAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -23,7 +24,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
-        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),  // tests only: name clashes
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),  // StrataOpenAPI
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),  // the fault server's gzip bodies
         // Graceful server shutdown.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -106,6 +107,18 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
+        // OpenAPI both ways: a generated client sending through a Networker, and OpenAPI
+        // client transports and middleware inside Strata's pipeline. The core stays free of
+        // OpenAPIRuntime.
+        .target(
+            name: "StrataOpenAPI",
+            dependencies: [
+                "Strata",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ]
+        ),
         // Runs the in-process Hummingbird servers (test and demo) in a ServiceGroup and shuts
         // them down gracefully, never dropping a connection they accepted.
         .target(
@@ -154,6 +167,15 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]
+        ),
+        // The demo API's client, generated from openapi/strata-demo.yaml by
+        // scripts/generate-openapi.sh and committed: the generator never runs in the build.
+        .target(
+            name: "StrataDemoOpenAPI",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         // The guided tour: the demo API's models, routes and endpoints, and the steps
@@ -251,6 +273,19 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
+        // StrataOpenAPI both ways, against the in-process demo server.
+        .testTarget(
+            name: "StrataOpenAPITests",
+            dependencies: [
+                "Strata",
+                "StrataOpenAPI",
+                "StrataAsyncHTTPClient",
+                "StrataDemoServer",
+                "StrataDemoOpenAPI",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ]
+        ),
         .testTarget(
             name: "StrataSQLiteCacheTests",
             dependencies: [
@@ -285,6 +320,8 @@ let package = Package(
                 "StrataDemoServer",
                 "StrataDemo",
                 "StrataServerLifecycle",
+                "StrataOpenAPI",
+                "StrataDemoOpenAPI",  // `Client`, in StrataOpenAPI's examples
                 .product(name: "Hummingbird", package: "hummingbird"),  // Router, for InProcessServer's example
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Swinject", package: "Swinject"),  // the README's Swinject example

@@ -48,6 +48,8 @@ IMPORTS = [
     "StrataDemoServer",
     "StrataFaultServer",
     "StrataObservability",
+    "StrataOpenAPI",
+    "StrataDemoOpenAPI",
     "StrataServerLifecycle",
     "StrataTestServer",
     "StrataTesting",
@@ -376,6 +378,29 @@ CONTEXT: dict[str, Context] = {
     "Sources/StrataSwinject/StrataAssembly.swift#1": Context(
         declarations="""
         let mock = MockTransport()
+        """
+    ),
+    # `Client` is the demo API's generated client (StrataDemoOpenAPI).
+    "Sources/StrataOpenAPI/NetworkerTransport.swift#1": Context(
+        declarations="""
+        let serverURL = URL(fileURLWithPath: "/")
+        """
+    ),
+    "Sources/StrataOpenAPI/OpenAPITransport.swift#1": Context(
+        declarations="""
+        let someClientTransport = NetworkerTransport(Networker(transport: MockTransport()))
+        """
+    ),
+    "Sources/StrataOpenAPI/OpenAPIMiddleware.swift#1": Context(
+        declarations="""
+        let someClientMiddleware = StrataClientMiddleware(LoggingMiddleware())
+        let transport = MockTransport()
+        """
+    ),
+    "Sources/StrataOpenAPI/StrataClientMiddleware.swift#1": Context(
+        declarations="""
+        let serverURL = URL(fileURLWithPath: "/")
+        let transport = NetworkerTransport(Networker(transport: MockTransport()))
         """
     ),
     "README.md#streams": Context(

@@ -60,6 +60,18 @@ struct FlakyPayload: Codable, Sendable {
     var status: String
 }
 
+/// The answer of `PUT /flaky/:name` once it stops failing: the call's number and the
+/// size of the body it received.
+struct FlakyUploadPayload: Codable, Sendable {
+    var attempt: Int
+    var bytes: Int
+}
+
+/// How many `PUT /flaky/:name` calls a name received.
+struct FlakyCallsPayload: Codable, Sendable {
+    var calls: Int
+}
+
 /// The body of every error response.
 struct ErrorPayload: Codable, Sendable {
     var error: String

@@ -1,12 +1,13 @@
 import Foundation
 
 /// The mutable state of one demo server: users (initial and registered), issued
-/// tokens and the `/flaky` counter.
+/// tokens and the `/flaky` counters.
 actor DemoStore {
     private var users = DemoUsers.initial
     private var nextUserID = (DemoUsers.initial.keys.max() ?? 0) + 1
     private var tokens: [String: Int] = [:]
     private var flakyCalls = 0
+    private var flakyUploadCalls: [String: Int] = [:]
 
     /// The user with `id`, or `nil`.
     func user(id: Int) -> UserPayload? {
@@ -49,5 +50,16 @@ actor DemoStore {
     func nextFlakyCall() -> Int {
         flakyCalls += 1
         return flakyCalls
+    }
+
+    /// Counts a `PUT /flaky/:name` and returns its number for `name`, from 1.
+    func nextFlakyUpload(_ name: String) -> Int {
+        flakyUploadCalls[name, default: 0] += 1
+        return flakyUploadCalls[name, default: 0]
+    }
+
+    /// How many `PUT /flaky/:name` there were for `name`.
+    func flakyUploads(_ name: String) -> Int {
+        flakyUploadCalls[name, default: 0]
     }
 }

@@ -15,9 +15,11 @@ import Logging
 import Strata
 import StrataAsyncHTTPClient
 import StrataDemo
+import StrataDemoOpenAPI
 import StrataDemoServer
 import StrataFaultServer
 import StrataObservability
+import StrataOpenAPI
 import StrataSQLiteCache
 import StrataServerLifecycle
 import StrataSwinject
@@ -785,6 +787,56 @@ func example_StrataObservability_URLRedaction_1() async throws {
     let telemetry = TelemetryMiddleware(redaction: URLRedaction(keepingQueryValuesOf: ["page", "per_page"]))
     // end doc-example
     _ = telemetry
+}
+
+// MARK: - Sources/StrataOpenAPI/NetworkerTransport.swift
+
+/// `Sources/StrataOpenAPI/NetworkerTransport.swift`, example 1 (line 13).
+func example_StrataOpenAPI_NetworkerTransport_1() async throws {
+    let serverURL = URL(fileURLWithPath: "/")
+    // doc-example: Sources/StrataOpenAPI/NetworkerTransport.swift#1
+    let networker = Networker(transport: AsyncHTTPClientTransport(), middleware: .resilient())
+    let client = Client(serverURL: serverURL, transport: NetworkerTransport(networker))
+    // end doc-example
+    _ = networker
+    _ = client
+}
+
+// MARK: - Sources/StrataOpenAPI/OpenAPIMiddleware.swift
+
+/// `Sources/StrataOpenAPI/OpenAPIMiddleware.swift`, example 1 (line 10).
+func example_StrataOpenAPI_OpenAPIMiddleware_1() async throws {
+    let someClientMiddleware = StrataClientMiddleware(LoggingMiddleware())
+    let transport = MockTransport()
+    // doc-example: Sources/StrataOpenAPI/OpenAPIMiddleware.swift#1
+    let networker = Networker(transport: transport, middleware: [OpenAPIMiddleware(someClientMiddleware)])
+    // end doc-example
+    _ = networker
+}
+
+// MARK: - Sources/StrataOpenAPI/OpenAPITransport.swift
+
+/// `Sources/StrataOpenAPI/OpenAPITransport.swift`, example 1 (line 11).
+func example_StrataOpenAPI_OpenAPITransport_1() async throws {
+    let someClientTransport = NetworkerTransport(Networker(transport: MockTransport()))
+    // doc-example: Sources/StrataOpenAPI/OpenAPITransport.swift#1
+    let networker = Networker(transport: OpenAPITransport(someClientTransport))
+    // end doc-example
+    _ = networker
+}
+
+// MARK: - Sources/StrataOpenAPI/StrataClientMiddleware.swift
+
+/// `Sources/StrataOpenAPI/StrataClientMiddleware.swift`, example 1 (line 11).
+func example_StrataOpenAPI_StrataClientMiddleware_1() async throws {
+    let serverURL = URL(fileURLWithPath: "/")
+    let transport = NetworkerTransport(Networker(transport: MockTransport()))
+    // doc-example: Sources/StrataOpenAPI/StrataClientMiddleware.swift#1
+    let client = Client(
+        serverURL: serverURL, transport: transport,
+        middlewares: [StrataClientMiddleware(HeadersMiddleware([.userAgent: "MyApp/1.0"]))])
+    // end doc-example
+    _ = client
 }
 
 // MARK: - Sources/StrataSQLiteCache/SQLiteCacheStore.swift

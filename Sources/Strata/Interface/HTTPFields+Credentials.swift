@@ -3,10 +3,10 @@ import HTTPTypes
 extension HTTPFields {
     /// The fields that carry credentials: `Authorization`, `Cookie` and
     /// `Proxy-Authorization`; see ``MiddlewareContext/withholdsCredentials``.
-    static let credentialNames: [HTTPField.Name] = [.authorization, .cookie, .proxyAuthorization]
+    package static let credentialNames: [HTTPField.Name] = [.authorization, .cookie, .proxyAuthorization]
 
     /// The fields without the ones that carry credentials.
-    func removingCredentials() -> HTTPFields {
+    package func removingCredentials() -> HTTPFields {
         var fields = self
         for name in Self.credentialNames { fields[name] = nil }
         return fields

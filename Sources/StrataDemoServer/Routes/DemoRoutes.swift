@@ -15,6 +15,8 @@ import StrataTestServer
 /// | `GET /me` | the user behind `Authorization: Bearer <token>`; 401 without a valid token |
 /// | `GET /headers` | `{"headers":{…}}`: the request's header fields, by lowercased name |
 /// | `GET /flaky` | 503 for the first two calls to a server, then `{"attempt","status"}` |
+/// | `PUT /flaky/:name` | reads the body; 503 for the first two calls for `name`, then `{"attempt","bytes"}` |
+/// | `GET /flaky/:name` | `{"calls"}`: the `PUT /flaky/:name` calls for `name` so far |
 /// | `GET /broken` | 200 with a truncated, malformed JSON body |
 /// | `POST /feeds`, `GET /feeds/:id`, … | cacheable feeds that can change or fail on demand; see `FeedRoutes` |
 /// | `GET /chat` | a chat completion streamed as server-sent events, a token an event, then `[DONE]` |

@@ -1,6 +1,6 @@
 import Hummingbird
 
-/// `GET /headers`, `GET /flaky` and `GET /broken`.
+/// `GET /headers`, `GET /flaky`, `PUT` and `GET /flaky/:name` and `GET /broken`.
 enum DiagnosticRoutes {
     /// How many calls to `/flaky` fail before it recovers.
     static let flakyFailures = 2
@@ -22,6 +22,21 @@ enum DiagnosticRoutes {
                     status: .serviceUnavailable, headers: [.retryAfter: "0"])
             }
             return Responses.json(FlakyPayload(attempt: call, status: "ok"))
+        }
+        router.put("flaky/:name") { request, context in
+            var request = request
+            let name = context.parameters.get("name") ?? ""
+            let bytes = try await request.bodyBytes().count
+            let call = await store.nextFlakyUpload(name)
+            guard call > flakyFailures else {
+                return Responses.error(
+                    "temporarily unavailable (call \(call) of \(flakyFailures) that fail)",
+                    status: .serviceUnavailable, headers: [.retryAfter: "0"])
+            }
+            return Responses.json(FlakyUploadPayload(attempt: call, bytes: bytes))
+        }
+        router.get("flaky/:name") { _, context in
+            Responses.json(FlakyCallsPayload(calls: await store.flakyUploads(context.parameters.get("name") ?? "")))
         }
         router.get("broken") { _, _ in
             Responses.raw(#"{"name": "Ann", "age": 30, "photos": [{"id": "1-1", "#)
