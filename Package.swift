@@ -184,7 +184,10 @@ let package = Package(
             name: "StrataDemo",
             dependencies: [
                 "Strata",
+                "StrataOpenAPI",
+                "StrataDemoOpenAPI",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
         // `swift run strata-demo`: starts the demo server and runs the tour against it.

@@ -58,14 +58,20 @@ struct DemoTourTests {
         #expect(report.allPassed, "\(report.failures.map(Transcript.line(for:)))")
         #expect(report.results.map(\.step) == TourStepID.allCases)
         #expect(report.results.allSatisfy { $0.exchange != nil })
-        // Twenty steps in nine sections, the transfers section last with its two steps.
-        #expect(report.results.count == 20)
+        // Twenty-two steps in ten sections, the OpenAPI section last with its two steps.
+        #expect(report.results.count == 22)
         var sections: [TourSection] = []
         for result in report.results where sections.last != result.section { sections.append(result.section) }
         #expect(
             sections == [
                 .models, .callbacks, .encodings, .headersAndAuth, .errors, .resilience, .caching, .streams, .transfers,
+                .openAPI,
             ])
+        #expect(
+            report.results.filter { $0.section == .openAPI }.map(\.step) == [.generatedClient, .generatedClientRetries])
+        // The generated client's schema type maps into the same app model as the app layer's.
+        #expect(report[.generatedClient]?.value as? StrataDemo.User == Self.ann)
+        #expect(report[.generatedClientRetries]?.value as? Int == 3)
         #expect(report.results.filter { $0.section == .streams }.map(\.step) == [.chatStream, .notificationsResume])
         #expect(report.results.filter { $0.section == .transfers }.map(\.step) == [.downloadResumes, .pagedList])
         #expect(report.results.filter { $0.section == .caching }.map(\.step) == [.cacheThenRemote, .offlineFallback])

@@ -3,4 +3,5 @@ enum TourSteps {
     static let all: [TourStep] =
         ModelSteps.all + CallbackSteps.all + EncodingSteps.all + AuthSteps.all + ErrorSteps.all
         + ResilienceSteps.all + CachingSteps.all + StreamSteps.all + TransferSteps.all
+        + OpenAPISteps.all
 }

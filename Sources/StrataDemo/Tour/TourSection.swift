@@ -18,6 +18,8 @@ public enum TourSection: String, Sendable, CaseIterable {
     case streams
     /// A download that resumes, and a paged list.
     case transfers
+    /// The demo API's generated OpenAPI client over the tour's client.
+    case openAPI
 
     /// The heading printed before the section's steps.
     public var title: String {
@@ -31,6 +33,7 @@ public enum TourSection: String, Sendable, CaseIterable {
         case .caching: "Caching · CacheMiddleware: cacheThenRemote, offline fallback"
         case .streams: "Streams · server-sent events: tokens as they arrive, reconnection that resumes"
         case .transfers: "Transfers · a download with progress that resumes, a paged list"
+        case .openAPI: "OpenAPI · a generated client over Strata: typed responses, the .resilient() policies"
         }
     }
 }

@@ -47,4 +47,10 @@ public enum TourStepID: String, Sendable, CaseIterable {
     case downloadResumes
     /// `GET /users?page=1`, `2`, … read with `networker.pages(…).items` until an empty page.
     case pagedList
+    /// `getUser` of the demo API's generated OpenAPI client over the tour's client, its
+    /// schema type mapped into the same ``User`` as ``appLayer``.
+    case generatedClient
+    /// `putFlaky` of the generated client: two 503s retried by the tour's ``RetryMiddleware``,
+    /// the server counting three calls.
+    case generatedClientRetries
 }
