@@ -37,4 +37,15 @@ public struct GRPCRoute: Sendable, Hashable, CustomStringConvertible {
 
     /// The route as `service/method`.
     public var description: String { method.fullyQualifiedMethod }
+
+    /// Whether both routes name the same service and method (a descriptor's RPC type, which
+    /// generated descriptors carry and named ones do not, is not compared).
+    public static func == (lhs: GRPCRoute, rhs: GRPCRoute) -> Bool {
+        lhs.method.fullyQualifiedMethod == rhs.method.fullyQualifiedMethod
+    }
+
+    /// Hashes the service and method names.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(method.fullyQualifiedMethod)
+    }
 }
