@@ -1,4 +1,5 @@
 import GRPCCore
+import StrataGRPCDemo
 import Synchronization
 
 /// A service of the tests' own that misbehaves as the request's `fault` metadata says:
@@ -6,6 +7,7 @@ import Synchronization
 /// - `status:CODE` ends the call with that status code and the message `fault CODE`;
 /// - `hang` never answers (until the call is cancelled);
 /// - `malformed` answers bytes that are no protobuf message;
+/// - `unknown-type` answers a `UserMessage` whose `type` is 7, which no `UserType` is;
 /// - `echo` answers an empty message and sends back the request's `x-trace` and
 ///   `x-blob-bin` metadata as its own.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
@@ -28,6 +30,13 @@ struct FaultService: RegistrableRPCService {
                 return StreamingServerResponse(single: ServerResponse(message: []))
             case "malformed":
                 return StreamingServerResponse(single: ServerResponse(message: [0xFF, 0xFF, 0xFF, 0xFF]))
+            case "unknown-type":
+                let user = Strata_Demo_V1_UserMessage.with {
+                    $0.name = "Zed"
+                    $0.age = 40
+                    $0.type = .UNRECOGNIZED(7)
+                }
+                return StreamingServerResponse(single: ServerResponse(message: try user.serializedBytes()))
             case "echo":
                 var metadata = Metadata()
                 for value in request.metadata[stringValues: "x-trace"] {

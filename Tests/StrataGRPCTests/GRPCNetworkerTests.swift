@@ -323,4 +323,36 @@ struct GRPCNetworkerTests {
             #expect(error?.grpcStatus == nil)
         }
     }
+
+    @Test("A message the DTO refuses is decoding; a DTO the app model refuses is mapping")
+    func layersOfFailure() async throws {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+        try await withDemo { networker, _ in
+            let unknownType = await #expect(throws: StrataError.self) {
+                try await networker.send(GRPCEndpoint(try fault("unknown-type"), decoding: User.self))
+            }
+            #expect(unknownType?.kind == .decoding)
+            #expect(unknownType?.mappingError?.codingPath == "type")
+            #expect(unknownType?.mappingError?.reason == "unknown user type 7")
+
+            let refused = await #expect(throws: StrataError.self) {
+                try await networker.send(GRPCEndpoint(try getUser(1), decoding: Senior.self))
+            }
+            #expect(refused?.kind == .mapping)
+            #expect(refused?.mappingError?.layer == .model)
+            #expect(refused?.underlying is Senior.TooYoung)
+        }
+    }
+}
+
+/// An app model over the demo's `UserEntry` that refuses users under 40.
+private struct Senior: DTODecodable {
+    struct TooYoung: Error {}
+
+    let name: String
+
+    static func from(dto: UserEntry) throws -> Senior {
+        guard dto.age >= 40 else { throw TooYoung() }
+        return Senior(name: dto.name)
+    }
 }
