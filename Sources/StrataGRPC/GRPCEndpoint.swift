@@ -11,6 +11,7 @@ import SwiftProtobuf
 /// from a protobuf message, a raw DTO (`RawDecodable` whose `Raw` is a message, or
 /// ``ProtobufRawDecodable``), or the generated message itself.
 ///
+/// <!-- doc-examples: skip (StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls) -->
 /// ```swift
 /// let endpoint = GRPCEndpoint(request, decoding: User.self).timeout(.seconds(5))
 /// let user = try await networker.send(endpoint)

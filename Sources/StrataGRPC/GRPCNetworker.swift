@@ -7,6 +7,7 @@ import Strata
 /// messages through Strata's model layers, failing with ``Strata/StrataError``: the gRPC
 /// counterpart of ``Strata/Networker``, over a grpc-swift `GRPCClient`.
 ///
+/// <!-- doc-examples: skip (StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls) -->
 /// ```swift
 /// let transport = try HTTP2ClientTransport.Posix(
 ///     target: .ipv4(address: "127.0.0.1", port: port), transportSecurity: .plaintext)

@@ -6,6 +6,7 @@ import GRPCCore
 ///
 /// Build it from a generated method descriptor:
 ///
+/// <!-- doc-examples: skip (StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls) -->
 /// ```swift
 /// let route = GRPCRoute(Strata_Demo_V1_UserService.Method.GetUser.descriptor)
 /// let request = try RequestDescription(route: route, message: Strata_Demo_V1_GetUserRequest.with { $0.id = 1 })

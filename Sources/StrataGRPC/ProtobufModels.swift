@@ -39,6 +39,7 @@ extension RawEncodable where Self: SwiftProtobuf.Message, Raw == Self {
 /// representation of a DTO whose ``Strata/RawDecodable/Raw`` is already ``Strata/JSON``,
 /// so that the same DTO, and the application model mapped from it, serve HTTP and gRPC.
 ///
+/// <!-- doc-examples: skip (StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls) -->
 /// ```swift
 /// extension PhotoEntry: ProtobufRawDecodable {
 ///     public static func from(message: Strata_Demo_V1_PhotoMessage) throws -> PhotoEntry {

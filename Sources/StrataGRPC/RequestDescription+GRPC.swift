@@ -13,11 +13,12 @@ extension RequestDescription where Route == GRPCRoute {
     /// message's binary form in ``Strata/RequestDescription/body``) and its metadata, the
     /// description's header fields (a `-bin` field carries base64, as on the wire).
     ///
+    /// <!-- doc-examples: skip (StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls) -->
     /// ```swift
     /// let request = try RequestDescription(
     ///     route: GRPCRoute(Strata_Demo_V1_UserService.Method.GetUser.descriptor),
     ///     message: Strata_Demo_V1_GetUserRequest.with { $0.id = 1 },
-    ///     headers: ["x-trace": "abc"])
+    ///     headers: [HTTPField.Name("x-trace")!: "abc"])
     /// ```
     /// - Throws: ``Strata/MappingError`` when the message cannot be serialised.
     public init<Message: SwiftProtobuf.Message>(route: GRPCRoute, message: Message, headers: HTTPFields = [:])

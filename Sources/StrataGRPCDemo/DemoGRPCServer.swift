@@ -4,6 +4,7 @@ import GRPCNIOTransportHTTP2
 /// The demo's gRPC server, in-process on loopback: ``DemoUserService`` (and any other
 /// services given), started and stopped as ``StrataDemoServer/DemoServer`` is.
 ///
+/// <!-- doc-examples: skip (StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls) -->
 /// ```swift
 /// let server = try await DemoGRPCServer.start()   // 127.0.0.1, a free port
 /// print(server.port)
