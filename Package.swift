@@ -13,6 +13,9 @@ let package = Package(
         .library(name: "StrataSwinject", targets: ["StrataSwinject"]),
         .library(name: "StrataObservability", targets: ["StrataObservability"]),
         .library(name: "StrataOpenAPI", targets: ["StrataOpenAPI"]),
+        // gRPC through Strata's routes, model layers and errors; the only product that links
+        // gRPC (grpc-swift 2: macOS 15, iOS 18, tvOS 18, watchOS 11 on Apple platforms).
+        .library(name: "StrataGRPC", targets: ["StrataGRPC"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -32,6 +35,12 @@ let package = Package(
         .package(url: "https://github.com/Swinject/Swinject", from: "2.10.0"),  // StrataSwinject only
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),  // StrataObservability
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),  // StrataObservability
+        // StrataGRPC and its demo only. The protoc plugins are not used by the build: the
+        // generated code is committed (scripts/generate-grpc.sh).
+        .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
+        .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
+        .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // The core: models, routing, encodings, requests, pipeline, client. No transport.
@@ -190,6 +199,37 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
+        // gRPC calls described by `RequestDescription<GRPCRoute>`, read through the same model
+        // layers (protobuf messages as the raw layer), failing with `StrataError`.
+        .target(
+            name: "StrataGRPC",
+            dependencies: [
+                "Strata",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),  // a call's head in StrataError.request
+                .product(name: "NIOCore", package: "swift-nio"),  // tells a refused connection from a lost one
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // The demo's user service over gRPC: the generated code (Generated/, committed), the
+        // protobuf messages mapped to the demo's UserEntry/PhotoEntry DTOs, and an in-process
+        // server over the demo's users.
+        .target(
+            name: "StrataGRPCDemo",
+            dependencies: [
+                "Strata",
+                "StrataGRPC",
+                "StrataDemo",
+                "StrataDemoServer",  // the demo's users (DemoUsers)
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
         // `swift run strata-demo`: starts the demo server and runs the tour against it.
         .executableTarget(
             name: "strata-demo",
@@ -341,6 +381,23 @@ let package = Package(
                 "StrataTestServer",
                 "StrataURLSession",  // the real transport the assembly is given
                 .product(name: "Swinject", package: "Swinject"),
+            ]
+        ),
+        // StrataGRPC against the in-process gRPC demo server.
+        .testTarget(
+            name: "StrataGRPCTests",
+            dependencies: [
+                "Strata",
+                "StrataGRPC",
+                "StrataGRPCDemo",
+                "StrataDemo",
+                "StrataDemoServer",  // the HTTP demo, whose User the gRPC one must equal
+                "StrataAsyncHTTPClient",
+                "StrataTestSupport",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         // Runs against httpbin when HTTPBIN_URL is set (scripts/conformance.sh); skipped otherwise.

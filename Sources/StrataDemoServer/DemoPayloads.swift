@@ -1,18 +1,18 @@
 // The JSON shapes the demo API reads and writes, in the spirit of the seed documents.
 
 /// A seed-002 user: `{"name","age","type","photos":[{"id","ref"}]}`; `type` is 0 for
-/// an owner, 1 for a member.
-struct UserPayload: Codable, Sendable {
-    var name: String
-    var age: Int
-    var type: Int
-    var photos: [PhotoRefPayload]
+/// an owner, 1 for a member. (`package`: the gRPC demo serves the same users.)
+package struct UserPayload: Codable, Sendable {
+    package var name: String
+    package var age: Int
+    package var type: Int
+    package var photos: [PhotoRefPayload]
 }
 
 /// A seed-002 photo reference.
-struct PhotoRefPayload: Codable, Sendable {
-    var id: String
-    var ref: String
+package struct PhotoRefPayload: Codable, Sendable {
+    package var id: String
+    package var ref: String
 }
 
 /// A seed-003 photo.

@@ -1,7 +1,7 @@
-/// The users every demo server starts with, by id.
-enum DemoUsers {
+/// The users every demo server starts with, by id (`package`: the gRPC demo serves them too).
+package enum DemoUsers {
     /// Ann (id 1, an owner with two photos) is the account behind the demo login.
-    static let initial: [Int: UserPayload] = [
+    package static let initial: [Int: UserPayload] = [
         1: user("Ann", age: 30, type: 0, id: 1, photos: 2),
         2: user("Bob", age: 25, type: 1, id: 2, photos: 1),
         3: user("Cleo", age: 41, type: 1, id: 3, photos: 0),

@@ -2,7 +2,7 @@
 public struct LoadTask: Sendable {
     private let task: Task<Void, Never>
 
-    init(_ task: Task<Void, Never>) {
+    package init(_ task: Task<Void, Never>) {
         self.task = task
     }
 

@@ -10,7 +10,7 @@ public struct MappingError: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
     public let reason: String
     /// Which step of the mapping failed.
-    public internal(set) var layer: Layer = .raw
+    public package(set) var layer: Layer = .raw
     /// The error that caused the failure as it was thrown (a `DecodingError`, or the
     /// app's own error from `from(dto:)` or a parse function), when there is one.
     public let underlying: (any Error)?

@@ -1,0 +1,287 @@
+import Foundation
+import GRPCCore
+import HTTPTypes
+import Strata
+
+/// Makes gRPC calls described by `RequestDescription<GRPCRoute>` and reads their response
+/// messages through Strata's model layers, failing with ``Strata/StrataError``: the gRPC
+/// counterpart of ``Strata/Networker``, over a grpc-swift `GRPCClient`.
+///
+/// <!-- doc-examples: skip (StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls) -->
+/// ```swift
+/// let transport = try HTTP2ClientTransport.Posix(
+///     target: .ipv4(address: "127.0.0.1", port: port), transportSecurity: .plaintext)
+/// let networker = GRPCNetworker(transport: transport)
+/// let connections = Task { try await networker.runConnections() }
+/// let request = try RequestDescription(
+///     route: GRPCRoute(Strata_Demo_V1_UserService.Method.GetUser.descriptor),
+///     message: Strata_Demo_V1_GetUserRequest.with { $0.id = 1 })
+/// let user = try await networker.send(GRPCEndpoint(request, decoding: User.self))
+/// networker.beginGracefulShutdown()
+/// ```
+///
+/// ## The contract
+/// - **The client owns the deadline.** ``Configuration/timeout`` (or
+///   ``GRPCEndpoint/timeout``) bounds the whole call, a server stream included: it is the
+///   call's gRPC deadline, sent to the server as `grpc-timeout` and enforced by the client,
+///   so a handler that never answers fails at the deadline as a
+///   ``Strata/StrataError/Kind/transport`` failure of kind
+///   ``Strata/TransportError/Kind/timedOut``.
+/// - **Cancellation** of the calling task (or of the ``Strata/LoadTask``, or ending the
+///   iteration of a ``GRPCResponseStream``) cancels the call: ``Strata/StrataError/Kind/cancelled``.
+/// - **Every status says what failed**: see ``Strata/StrataError/Kind/grpcStatus`` and
+///   ``Strata/StrataError/grpcStatus``; `deadlineExceeded` is a timeout and `unavailable`
+///   a connection failure, as over HTTP.
+/// - **A malformed message** is ``Strata/StrataError/Kind/decoding`` with a
+///   ``Strata/MappingError``; a DTO the app model refuses is ``Strata/StrataError/Kind/mapping``.
+///
+/// Policies (retry, circuit breaker, credential refresh, logging) are grpc-swift
+/// `ClientInterceptor`s given to the client: ``init(transport:interceptors:configuration:)``.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+public struct GRPCNetworker: Sendable {
+    /// Settings every call of this client shares; endpoints may override some.
+    public struct Configuration: Sendable {
+        /// How long a whole call may take (a server stream until its last message); `nil`
+        /// for no limit.
+        public var timeout: Duration? = .seconds(60)
+        /// The largest response message the client accepts; `nil` for grpc-swift's default
+        /// (4 MiB).
+        public var maxResponseMessageBytes: Int?
+
+        /// The defaults: a 60 s timeout, grpc-swift's message size limit.
+        public init() {}
+    }
+
+    /// Shared settings.
+    public let configuration: Configuration
+    private let calls: any GRPCCalls
+
+    /// Creates a client over a `GRPCClient` the app made and runs (its interceptors are
+    /// the ones it was given).
+    public init<Transport: ClientTransport>(
+        client: GRPCClient<Transport>, configuration: Configuration = Configuration()
+    ) {
+        self.calls = client
+        self.configuration = configuration
+    }
+
+    /// Creates a client over `transport`, with its own `GRPCClient`; call
+    /// ``runConnections()`` (in a task of its own) to connect.
+    /// - Parameters:
+    ///   - transport: the gRPC transport, such as `HTTP2ClientTransport.Posix`.
+    ///   - interceptors: grpc-swift interceptors every call passes through, first is
+    ///     outermost: where Strata's policies (retry, circuit breaker, credential refresh)
+    ///     plug in.
+    ///   - configuration: the shared settings.
+    public init<Transport: ClientTransport>(
+        transport: Transport,
+        interceptors: [any ClientInterceptor] = [],
+        configuration: Configuration = Configuration()
+    ) {
+        self.init(client: GRPCClient(transport: transport, interceptors: interceptors), configuration: configuration)
+    }
+
+    /// Runs the client's connections until ``beginGracefulShutdown()`` and the end of the
+    /// calls in flight (cancel the task running it to stop at once). Call it once.
+    /// - Throws: grpc-swift's `RuntimeError` when the client already ran or the transport failed.
+    public func runConnections() async throws {
+        try await calls.runConnections()
+    }
+
+    /// Stops accepting calls and lets the ones in flight finish.
+    public func beginGracefulShutdown() {
+        calls.beginGracefulShutdown()
+    }
+
+    /// Makes the unary call `endpoint` describes and returns its parsed response.
+    /// - Throws: ``Strata/StrataError`` naming the stage that failed.
+    public func send<Response>(_ endpoint: GRPCEndpoint<Response>) async throws(StrataError) -> Response {
+        try await response(for: endpoint).value
+    }
+
+    /// Makes the unary call `endpoint` describes and returns the parsed value with the
+    /// metadata that came with it and the time it took.
+    /// - Throws: ``Strata/StrataError`` naming the stage that failed.
+    public func response<Response>(for endpoint: GRPCEndpoint<Response>) async throws(StrataError) -> GRPCResponse<
+        Response
+    > {
+        let start = ContinuousClock.now
+        let (request, head, options) = try prepare(endpoint)
+        let received: (metadata: Metadata, message: Data, trailing: Metadata)
+        do {
+            received = try await calls.unary(
+                request: request, descriptor: endpoint.request.route.method,
+                serializer: RawBytesSerializer(), deserializer: RawBytesDeserializer(), options: options
+            ) { response in
+                let contents = try response.accepted.get()
+                return (contents.metadata, try contents.message.get(), contents.trailingMetadata)
+            }
+        } catch {
+            throw GRPCErrors.strataError(error, request: head, phase: .awaitingHead)
+        }
+        let value = try Self.parse(received.message, with: endpoint, head: head)
+        return GRPCResponse(
+            value: value, route: endpoint.request.route, metadata: received.metadata,
+            trailingMetadata: received.trailing, duration: start.duration(to: .now))
+    }
+
+    /// Makes the unary call `endpoint` describes and calls `completion` with the result,
+    /// for callback-based code, as ``Strata/Networker/load(_:completion:)`` does.
+    ///
+    /// `completion` runs once, on a background task, not on the main thread.
+    /// - Returns: a handle whose ``Strata/LoadTask/cancel()`` cancels the call.
+    @discardableResult
+    public func load<Response>(
+        _ endpoint: GRPCEndpoint<Response>,
+        completion: @escaping @Sendable (Result<Response, StrataError>) -> Void
+    ) -> LoadTask {
+        LoadTask(
+            Task {
+                do throws(StrataError) {
+                    completion(.success(try await send(endpoint)))
+                } catch {
+                    completion(.failure(error))
+                }
+            })
+    }
+
+    /// Makes the server-streaming call `endpoint` describes: its messages, each read
+    /// through `endpoint`'s parse function, as they arrive.
+    ///
+    /// The call starts at once and ends with the stream: a failure (a status, the deadline,
+    /// a malformed message) ends the iteration with that ``Strata/StrataError``, and
+    /// ending the iteration early (or cancelling its task) cancels the call. Messages the
+    /// iteration has not read yet wait in memory.
+    public func stream<Response: Sendable>(_ endpoint: GRPCEndpoint<Response>) -> GRPCResponseStream<Response> {
+        let (stream, continuation) = AsyncThrowingStream<Response, any Error>.makeStream()
+        let task = Task {
+            do throws(StrataError) {
+                try await self.serverStreaming(endpoint) { value in continuation.yield(value) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return GRPCResponseStream(stream)
+    }
+
+    /// Runs a server-streaming call, handing each parsed message to `receive`.
+    private func serverStreaming<Response: Sendable>(
+        _ endpoint: GRPCEndpoint<Response>,
+        receive: @escaping @Sendable (Response) -> Void
+    ) async throws(StrataError) {
+        let (request, head, options) = try prepare(endpoint)
+        let parse = endpoint.parse
+        do {
+            try await calls.serverStreaming(
+                request: request, descriptor: endpoint.request.route.method,
+                serializer: RawBytesSerializer(), deserializer: RawBytesDeserializer(), options: options
+            ) { response in
+                let contents = try response.accepted.get()
+                for try await part in contents.bodyParts {
+                    guard case .message(let bytes) = part else { continue }
+                    receive(try Self.parse(bytes, parse: parse, head: head))
+                }
+            }
+        } catch {
+            throw GRPCErrors.strataError(error, request: head, phase: .readingBody)
+        }
+    }
+
+    /// The call's request (message bytes and metadata), its head for errors, and its options.
+    private func prepare<Response>(_ endpoint: GRPCEndpoint<Response>) throws(StrataError) -> (
+        ClientRequest<[UInt8]>, HTTPRequest, CallOptions
+    ) {
+        let description = endpoint.request
+        let head = description.head
+        let metadata: Metadata
+        do {
+            metadata = try description.metadata()
+        } catch {
+            throw StrataError(.encoding, underlying: error, request: head)
+        }
+        guard let bytes = description.messageBytes else {
+            throw StrataError(
+                .encoding,
+                underlying: MappingError(
+                    type: RequestDescription<GRPCRoute>.self,
+                    description: "a gRPC request's body is one message: give it as .data"),
+                request: head)
+        }
+        var options = CallOptions.defaults
+        options.timeout = endpoint.timeout ?? configuration.timeout
+        if let limit = configuration.maxResponseMessageBytes { options.maxResponseMessageBytes = limit }
+        return (ClientRequest(message: bytes, metadata: metadata), head, options)
+    }
+
+    /// Parses one message with `endpoint`'s parse function, as a ``Strata/StrataError``.
+    private static func parse<Response>(
+        _ bytes: Data, with endpoint: GRPCEndpoint<Response>, head: HTTPRequest
+    ) throws(StrataError) -> Response {
+        try parse(bytes, parse: endpoint.parse, head: head)
+    }
+
+    /// Parses one message, turning a failure into ``Strata/StrataError/Kind/decoding`` or
+    /// ``Strata/StrataError/Kind/mapping`` (by the ``Strata/MappingError/layer``).
+    private static func parse<Response>(
+        _ bytes: Data, parse: (Data) throws -> Response, head: HTTPRequest
+    ) throws(StrataError) -> Response {
+        do {
+            return try parse(bytes)
+        } catch {
+            let mapping = (error as? MappingError) ?? MappingError(type: Response.self, underlying: error)
+            throw StrataError(
+                mapping.layer == .model ? .mapping : .decoding, underlying: mapping.underlying ?? mapping,
+                request: head, body: bytes, mapping: mapping)
+        }
+    }
+}
+
+/// The parsed messages of a server-streaming call (``GRPCNetworker/stream(_:)``), in
+/// order; a failure ends the iteration with a ``Strata/StrataError``.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+public struct GRPCResponseStream<Element: Sendable>: AsyncSequence, Sendable {
+    /// Every failure is a ``Strata/StrataError``.
+    public typealias Failure = StrataError
+
+    private let base: AsyncThrowingStream<Element, any Error>
+
+    init(_ base: AsyncThrowingStream<Element, any Error>) {
+        self.base = base
+    }
+
+    /// Iterates the messages.
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: base.makeAsyncIterator())
+    }
+
+    /// Reads the messages one at a time.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: AsyncThrowingStream<Element, any Error>.AsyncIterator
+
+        /// The next message, or `nil` after the last one.
+        /// - Throws: ``Strata/StrataError`` when the call failed.
+        public mutating func next() async throws(StrataError) -> Element? {
+            do {
+                return try await base.next()
+            } catch {
+                throw Self.strataError(error)
+            }
+        }
+
+        /// The next message, or `nil` after the last one.
+        /// - Throws: ``Strata/StrataError`` when the call failed.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(StrataError) -> Element? {
+            do {
+                return try await base.next(isolation: actor)
+            } catch {
+                throw Self.strataError(error)
+            }
+        }
+
+        private static func strataError(_ error: any Error) -> StrataError {
+            (error as? StrataError) ?? StrataError(.transport, underlying: TransportError(.other, underlying: error))
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import GRPCCore
+
+/// A parsed response message together with what came with it: the gRPC counterpart of
+/// ``Strata/EndpointResponse``.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+public struct GRPCResponse<Value> {
+    /// The parsed value.
+    public let value: Value
+    /// The route the call went to.
+    public let route: GRPCRoute
+    /// The metadata the server sent before the message.
+    public let metadata: Metadata
+    /// The metadata the server sent with the status, after the message.
+    public let trailingMetadata: Metadata
+    /// How long the call took, from sending to the parsed value.
+    public let duration: Duration
+}
+
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+extension GRPCResponse: Sendable where Value: Sendable {}

@@ -1,0 +1,45 @@
+import GRPCCore
+import StrataDemo
+import StrataDemoServer
+
+/// The demo's `strata.demo.v1.UserService` over the users the HTTP demo starts with:
+/// `GetUser` answers what `GET /users/:id` answers, as a `UserMessage`; `ListPhotos`
+/// streams that user's photos.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+public struct DemoUserService: Strata_Demo_V1_UserService.SimpleServiceProtocol {
+    private let users: [Int64: UserEntry]
+
+    /// Creates the service over the demo's initial users.
+    public init() {
+        var users: [Int64: UserEntry] = [:]
+        for (id, payload) in DemoUsers.initial {
+            users[Int64(id)] = UserEntry(
+                name: payload.name, age: payload.age, type: UserType(rawValue: payload.type) ?? .member,
+                photos: payload.photos.map { PhotoEntry(id: $0.id, ref: $0.ref) })
+        }
+        self.users = users
+    }
+
+    /// One user; `NOT_FOUND` when there is no user with that id.
+    public func getUser(
+        request: Strata_Demo_V1_GetUserRequest, context: ServerContext
+    ) async throws -> Strata_Demo_V1_UserMessage {
+        try user(request.id).toMessage()
+    }
+
+    /// The user's photos, one message each; `NOT_FOUND` when there is no such user.
+    public func listPhotos(
+        request: Strata_Demo_V1_ListPhotosRequest,
+        response: RPCWriter<Strata_Demo_V1_PhotoMessage>,
+        context: ServerContext
+    ) async throws {
+        for photo in try user(request.userID).photos {
+            try await response.write(photo.toMessage())
+        }
+    }
+
+    private func user(_ id: Int64) throws -> UserEntry {
+        guard let user = users[id] else { throw RPCError(code: .notFound, message: "no user \(id)") }
+        return user
+    }
+}

@@ -1,0 +1,81 @@
+import GRPCCore
+import StrataGRPCDemo
+import Synchronization
+
+/// A service of the tests' own that misbehaves as the request's `fault` metadata says:
+///
+/// - `status:CODE` ends the call with that status code and the message `fault CODE`;
+/// - `hang` never answers (until the call is cancelled);
+/// - `malformed` answers bytes that are no protobuf message;
+/// - `unknown-type` answers a `UserMessage` whose `type` is 7, which no `UserType` is;
+/// - `echo` answers an empty message and sends back the request's `x-trace` and
+///   `x-blob-bin` metadata as its own.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+struct FaultService: RegistrableRPCService {
+    static let method = MethodDescriptor(fullyQualifiedService: "strata.test.Faults", method: "Fault")
+
+    /// How many calls reached the handler.
+    let calls = CallCounter()
+
+    func registerMethods<Transport: ServerTransport>(with router: inout RPCRouter<Transport>) {
+        let calls = self.calls
+        router.registerHandler(
+            forMethod: Self.method, deserializer: BytesCoder(), serializer: BytesCoder()
+        ) { request, _ in
+            calls.increment()
+            let fault = request.metadata[stringValues: "fault"].first(where: { _ in true }) ?? ""
+            switch fault {
+            case "hang":
+                try await Task.sleep(for: .seconds(600))
+                return StreamingServerResponse(single: ServerResponse(message: []))
+            case "malformed":
+                return StreamingServerResponse(single: ServerResponse(message: [0xFF, 0xFF, 0xFF, 0xFF]))
+            case "unknown-type":
+                let user = Strata_Demo_V1_UserMessage.with {
+                    $0.name = "Zed"
+                    $0.age = 40
+                    $0.type = .UNRECOGNIZED(7)
+                }
+                return StreamingServerResponse(single: ServerResponse(message: try user.serializedBytes()))
+            case "echo":
+                var metadata = Metadata()
+                for value in request.metadata[stringValues: "x-trace"] {
+                    metadata.addString(value, forKey: "x-trace")
+                }
+                for value in request.metadata[binaryValues: "x-blob-bin"] {
+                    metadata.addBinary(value, forKey: "x-blob-bin")
+                }
+                return StreamingServerResponse(single: ServerResponse(message: [], metadata: metadata))
+            default:
+                let code = fault.hasPrefix("status:") ? Int(fault.dropFirst("status:".count)) ?? 2 : 2
+                let status = Status.Code(rawValue: code) ?? .unknown
+                let error = RPCError(code: RPCError.Code(status) ?? .unknown, message: "fault \(code)")
+                return StreamingServerResponse(error: error)
+            }
+        }
+    }
+}
+
+/// Messages as their bytes, both ways.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+struct BytesCoder: MessageSerializer, MessageDeserializer {
+    func serialize<Bytes: GRPCContiguousBytes>(_ message: [UInt8]) throws -> Bytes {
+        Bytes(message)
+    }
+
+    func deserialize<Bytes: GRPCContiguousBytes>(_ serializedMessageBytes: Bytes) throws -> [UInt8] {
+        serializedMessageBytes.withUnsafeBytes { Array($0) }
+    }
+}
+
+/// A count shared by the handler's calls.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+final class CallCounter: Sendable {
+    private let count = Mutex(0)
+
+    func increment() {
+        count.withLock { $0 += 1 }
+    }
+
+    var value: Int { count.withLock { $0 } }
+}
