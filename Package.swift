@@ -310,6 +310,8 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),  // the hostile server's records
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                "StrataOpenAPI",  // the generated client's large download
+                "StrataDemoOpenAPI",
                 "StrataObservability",
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
