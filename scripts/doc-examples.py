@@ -403,6 +403,20 @@ CONTEXT: dict[str, Context] = {
         let transport = NetworkerTransport(Networker(transport: MockTransport()))
         """
     ),
+    # `Client` is the demo API's generated client (StrataDemoOpenAPI).
+    "README.md#openapi": Context(
+        declarations="""
+        let serverURL = URL(fileURLWithPath: "/")
+        """
+    ),
+    "README.md#openapi-2": Context(
+        declarations="""
+        let serverURL = URL(fileURLWithPath: "/")
+        let clientTransport = NetworkerTransport(Networker(transport: MockTransport()))
+        let clientMiddleware = StrataClientMiddleware(LoggingMiddleware())
+        let transport = MockTransport()
+        """
+    ),
     "README.md#streams": Context(
         declarations="""
         let networker = Networker(transport: MockTransport())

@@ -1006,7 +1006,7 @@ func example_StrataTesting_MockTransport_1() async throws {
 
 // MARK: - README.md
 
-/// `README.md`, example quick-start (line 64).
+/// `README.md`, example quick-start (line 65).
 func example_README_quick_start() async throws -> (url: String?, contentType: String?, body: Data?, userURL: String?) {
     // doc-example: README.md#quick-start
     // Raw layer: what the server sends. `typealias Raw = JSON` is all a Codable DTO needs.
@@ -1068,7 +1068,7 @@ func example_README_quick_start() async throws -> (url: String?, contentType: St
     return (encoded.head.url?.absoluteString, encoded.head.headerFields[.contentType], encoded.body?.bufferedData, try userEndpoint.encoded().head.url?.absoluteString)
 }
 
-/// `README.md`, example dependency-injection-with-swinject (line 155).
+/// `README.md`, example dependency-injection-with-swinject (line 156).
 func example_README_dependency_injection_with_swinject() async throws {
     // doc-example: README.md#dependency-injection-with-swinject
     let container = Container()
@@ -1092,7 +1092,7 @@ func example_README_dependency_injection_with_swinject() async throws {
     _ = mocked
 }
 
-/// `README.md`, example loading-endpoints (line 238).
+/// `README.md`, example loading-endpoints (line 241).
 func example_README_loading_endpoints() async throws {
     struct User: Decodable { let name: String }
     actor Tokens { var current: String? = "saved" }
@@ -1126,7 +1126,7 @@ func example_README_loading_endpoints() async throws {
     _ = task
 }
 
-/// `README.md`, example loading-endpoints-2 (line 273).
+/// `README.md`, example loading-endpoints-2 (line 276).
 func example_README_loading_endpoints_2(networker: Networker) async throws -> [String] {
     struct User: Decodable { let name: String }
     struct APIProblem: Decodable { let error: String }
@@ -1150,7 +1150,7 @@ func example_README_loading_endpoints_2(networker: Networker) async throws -> [S
     return printed
 }
 
-// `README.md`, example writing-a-feature (line 325), at file scope (it declares an extension).
+// `README.md`, example writing-a-feature (line 328), at file scope (it declares an extension).
 // doc-example: README.md#writing-a-feature
 enum PriorityKey: CallValueKey { typealias Value = Int }           // an endpoint's option
 enum QueueTimeKey: CallValueKey { typealias Value = Duration }     // what the step reports
@@ -1177,7 +1177,7 @@ struct PriorityMiddleware: Middleware {
 }
 // end doc-example
 
-/// `README.md`, example redirects (line 401).
+/// `README.md`, example redirects (line 404).
 func example_README_redirects() async throws {
     // doc-example: README.md#redirects
     var configuration = Networker.Configuration()
@@ -1186,7 +1186,7 @@ func example_README_redirects() async throws {
     _ = configuration
 }
 
-/// `README.md`, example redirects-2 (line 408).
+/// `README.md`, example redirects-2 (line 411).
 func example_README_redirects_2() async throws -> (name: String, paths: [String]) {
     struct User: Decodable { let name: String }
     let userEndpoint = Endpoint(RequestDescription(route: "http://example.com/user/42"), decoding: User.self)
@@ -1201,7 +1201,7 @@ func example_README_redirects_2() async throws -> (name: String, paths: [String]
     return (user.name, mock.requests.map(\.path))
 }
 
-/// `README.md`, example coming-from-alamofire-moya-or-nodekit (line 427).
+/// `README.md`, example coming-from-alamofire-moya-or-nodekit (line 430).
 func example_README_coming_from_alamofire_moya_or_nodekit(transport: MockTransport, api: URL?, traceID: String) async throws -> (user: String, fresh: String, gone: String?) {
     struct UserEntry: Codable, RawMappable { typealias Raw = JSON; let id: Int; let name: String }
     struct User: DTODecodable {
@@ -1239,7 +1239,7 @@ func example_README_coming_from_alamofire_moya_or_nodekit(transport: MockTranspo
     return (user.name, fresh.name, gone?.name)
 }
 
-/// `README.md`, example coming-from-alamofire-moya-or-nodekit-2 (line 451).
+/// `README.md`, example coming-from-alamofire-moya-or-nodekit-2 (line 454).
 func example_README_coming_from_alamofire_moya_or_nodekit_2() async throws -> (search: String?, create: Data?, signup: Data?) {
     // doc-example: README.md#coming-from-alamofire-moya-or-nodekit-2
     // GET parameters go in the query, POST/PUT/PATCH parameters in a JSON body: nothing to pick.
@@ -1260,7 +1260,7 @@ func example_README_coming_from_alamofire_moya_or_nodekit_2() async throws -> (s
     return (try search.encoded().head.url?.absoluteString, try create.encoded().body?.bufferedData, try signup.encoded().body?.bufferedData)
 }
 
-/// `README.md`, example resilience (line 568).
+/// `README.md`, example resilience (line 571).
 func example_README_resilience() async throws -> Networker {
     let savedToken = "saved"
     @Sendable func renewToken(_ token: String) async throws -> BearerToken { BearerToken("renewed-\(token)") }
@@ -1277,7 +1277,7 @@ func example_README_resilience() async throws -> Networker {
     return networker
 }
 
-/// `README.md`, example caching (line 673).
+/// `README.md`, example caching (line 676).
 func example_README_caching() async throws {
     struct Feed: Decodable, Sendable { let items: [String] }
     let auth = AuthenticationMiddleware(BearerTokenProvider(BearerToken("t")) { _ in BearerToken("t2") })
@@ -1295,7 +1295,7 @@ func example_README_caching() async throws {
     _ = outcome
 }
 
-/// `README.md`, example streams (line 721).
+/// `README.md`, example streams (line 724).
 func example_README_streams() async throws {
     let networker = Networker(transport: MockTransport())
     let prompt = ["prompt": "Hello"]
@@ -1312,7 +1312,7 @@ func example_README_streams() async throws {
     _ = chat
 }
 
-/// `README.md`, example streams-2 (line 770).
+/// `README.md`, example streams-2 (line 773).
 func example_README_streams_2() async throws {
     struct LogEntry: Decodable, Sendable { let message: String }
     let networker = Networker(transport: MockTransport())
@@ -1326,7 +1326,7 @@ func example_README_streams_2() async throws {
     _ = body
 }
 
-/// `README.md`, example transfers (line 794).
+/// `README.md`, example transfers (line 797).
 func example_README_transfers() async throws {
     let networker = Networker(transport: MockTransport())
     // doc-example: README.md#transfers
@@ -1345,7 +1345,7 @@ func example_README_transfers() async throws {
     _ = receipt
 }
 
-/// `README.md`, example transfers-2 (line 823).
+/// `README.md`, example transfers-2 (line 826).
 func example_README_transfers_2() async throws {
     let networker = Networker(transport: MockTransport())
     let movieEndpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/movies/1"))
@@ -1358,7 +1358,7 @@ func example_README_transfers_2() async throws {
     _ = result
 }
 
-/// `README.md`, example pagination (line 858).
+/// `README.md`, example pagination (line 861).
 func example_README_pagination() async throws {
     struct User: Decodable, Sendable { let name: String }
     struct FeedPage: Decodable, Sendable { let items: [String]; let nextCursor: String? }
@@ -1380,7 +1380,7 @@ func example_README_pagination() async throws {
     _ = byCursor
 }
 
-/// `README.md`, example observability (line 884).
+/// `README.md`, example observability (line 887).
 func example_README_observability() async throws {
     let transport = MockTransport()
     // doc-example: README.md#observability
@@ -1391,7 +1391,7 @@ func example_README_observability() async throws {
     _ = observed
 }
 
-/// `README.md`, example observability-2 (line 915).
+/// `README.md`, example observability-2 (line 918).
 func example_README_observability_2() async throws {
     // doc-example: README.md#observability-2
     var observed = Networker.Configuration()
@@ -1400,7 +1400,7 @@ func example_README_observability_2() async throws {
     _ = observed
 }
 
-/// `README.md`, example recording-and-replaying-traffic (line 932).
+/// `README.md`, example recording-and-replaying-traffic (line 935).
 func example_README_recording_and_replaying_traffic() async throws {
     struct User: Decodable, Sendable { let name: String }
     let transport = MockTransport()
@@ -1418,4 +1418,34 @@ func example_README_recording_and_replaying_traffic() async throws {
     _ = recording
     _ = offline
     _ = user
+}
+
+/// `README.md`, example openapi (line 962).
+func example_README_openapi() async throws {
+    let serverURL = URL(fileURLWithPath: "/")
+    // doc-example: README.md#openapi
+    let networker = Networker(transport: AsyncHTTPClientTransport(), middleware: .resilient())
+    let client = Client(serverURL: serverURL, transport: NetworkerTransport(networker))
+    let user = try await client.getUser(path: .init(id: 1)).ok.body.json
+    // end doc-example
+    _ = networker
+    _ = client
+    _ = user
+}
+
+/// `README.md`, example openapi-2 (line 985).
+func example_README_openapi_2() async throws {
+    let serverURL = URL(fileURLWithPath: "/")
+    let clientTransport = NetworkerTransport(Networker(transport: MockTransport()))
+    let clientMiddleware = StrataClientMiddleware(LoggingMiddleware())
+    let transport = MockTransport()
+    // doc-example: README.md#openapi-2
+    let overTheirTransport = Networker(transport: OpenAPITransport(clientTransport))
+    let withTheirMiddleware = Networker(transport: transport, middleware: [OpenAPIMiddleware(clientMiddleware)])
+    let generated = Client(
+        serverURL: serverURL, transport: clientTransport, middlewares: [StrataClientMiddleware(LoggingMiddleware())])
+    // end doc-example
+    _ = overTheirTransport
+    _ = withTheirMiddleware
+    _ = generated
 }
