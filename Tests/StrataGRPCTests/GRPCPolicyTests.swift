@@ -1,5 +1,6 @@
 import Foundation
 import GRPCCore
+import GRPCNIOTransportHTTP2
 import Strata
 import StrataGRPC
 import StrataGRPCDemo
@@ -182,5 +183,50 @@ struct GRPCPolicyTests {
             #expect(error?.retry == RetrySummary(attempts: 3, stopReason: .notRetryable))
             #expect(error?.circuitTransitions?.map(\.state) == ["open"])
         }
+    }
+}
+
+@Suite("Strata's interceptors on a plain GRPCClient", .isTimed)
+struct GRPCPlainClientPolicyTests {
+    @Test("With GRPCNetworker.executionPolicy(for:), a plain client retries and renews through the same interceptors")
+    func plainClient() async throws {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+        let faults = FaultService()
+        let server = try await DemoGRPCServer.start(services: [faults])
+        let tokens = CountingTokens()
+        let interceptors: [any ClientInterceptor] = [
+            GRPCRetryInterceptor(policy: quickRetries(3), idempotentMethods: [FaultService.method]),
+            GRPCAuthenticationInterceptor(tokens),
+        ]
+        let client = GRPCClient(
+            transport: try HTTP2ClientTransport.Posix(
+                target: .ipv4(address: "127.0.0.1", port: server.port), transportSecurity: .plaintext),
+            interceptors: interceptors)
+        let connections = Task { try await client.runConnections() }
+        var options = CallOptions.defaults
+        options.executionPolicy = GRPCNetworker.executionPolicy(for: interceptors)
+        options.timeout = .seconds(10)
+        func call(_ fault: String) async throws -> [UInt8] {
+            var metadata = Metadata()
+            metadata.addString(fault, forKey: "fault")
+            return try await client.unary(
+                request: ClientRequest(message: [], metadata: metadata), descriptor: FaultService.method,
+                serializer: BytesCoder(), deserializer: BytesCoder(), options: options
+            ) { try $0.message }
+        }
+        do {
+            _ = try await call("flaky:14:2:a")
+            #expect(faults.calls.value(for: "a") == 3)
+            await #expect(throws: RPCError.self) { try await call("flaky:14:9:b") }
+            #expect(faults.calls.value(for: "b") == 3)
+            _ = try await call("auth")
+            #expect(tokens.refreshes == 1)
+            #expect(faults.calls.value(for: "auth") == 2)
+        } catch {
+            Issue.record(error)
+        }
+        client.beginGracefulShutdown()
+        _ = await connections.result
+        await server.shutdown()
     }
 }
