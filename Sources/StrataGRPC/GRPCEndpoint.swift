@@ -27,6 +27,12 @@ public struct GRPCEndpoint<Response>: Sendable {
     /// How long the whole call may take; `nil` uses the client's
     /// ``GRPCNetworker/Configuration/timeout``.
     public var timeout: Duration?
+    /// Values for the client's interceptors, under their keys: the call's
+    /// ``Strata/MiddlewareContext/values``, as ``Strata/Endpoint/options`` are over HTTP.
+    public var options = CallValues()
+    /// How a ``GRPCRetryInterceptor`` treats this call; `nil` follows its policy (a method
+    /// not among its ``GRPCRetryInterceptor/idempotentMethods`` is not retried).
+    public var retry: RetryRule?
 
     /// Creates an endpoint from a call and a parse function over a response message's bytes.
     public init(_ request: RequestDescription<GRPCRoute>, parse: @escaping @Sendable (Data) throws -> Response) {
@@ -38,6 +44,22 @@ public struct GRPCEndpoint<Response>: Sendable {
     public func timeout(_ duration: Duration) -> GRPCEndpoint {
         var copy = self
         copy.timeout = duration
+        return copy
+    }
+
+    /// How a ``GRPCRetryInterceptor`` treats this call: ``Strata/RetryRule/withIdempotencyKey``
+    /// marks it as safe to send twice (retried whatever its method), ``Strata/RetryRule/never``
+    /// forbids it, ``Strata/RetryRule/custom(_:)`` decides after each attempt.
+    public func retry(_ rule: RetryRule) -> GRPCEndpoint {
+        var copy = self
+        copy.retry = rule
+        return copy
+    }
+
+    /// Sets a value for the client's interceptors under `key` (see ``options``).
+    public func option<Key: CallValueKey>(_ key: Key.Type, _ value: Key.Value) -> GRPCEndpoint {
+        var copy = self
+        copy.options[key] = value
         return copy
     }
 

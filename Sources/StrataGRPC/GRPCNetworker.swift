@@ -1,6 +1,7 @@
 import Foundation
 import GRPCCore
 import HTTPTypes
+import Logging
 import Strata
 
 /// Makes gRPC calls described by `RequestDescription<GRPCRoute>` and reads their response
@@ -35,8 +36,15 @@ import Strata
 /// - **A malformed message** is ``Strata/StrataError/Kind/decoding`` with a
 ///   ``Strata/MappingError``; a DTO the app model refuses is ``Strata/StrataError/Kind/mapping``.
 ///
-/// Policies (retry, circuit breaker, credential refresh, logging) are grpc-swift
-/// `ClientInterceptor`s given to the client: ``init(transport:interceptors:configuration:)``.
+/// ## Policies
+/// Strata's policies are grpc-swift `ClientInterceptor`s given to the client
+/// (``init(transport:interceptors:configuration:)``), driving the same decisions as the
+/// HTTP middleware: ``GRPCRetryInterceptor``, ``GRPCCircuitBreakerInterceptor``,
+/// ``GRPCAuthenticationInterceptor``. Each call has a ``Strata/MiddlewareContext`` of its
+/// own (its deadline, ``Configuration/logger``, the endpoint's ``GRPCEndpoint/options``
+/// and ``GRPCEndpoint/retry``) that those interceptors share across its attempts; what
+/// they record (the retry summary, breaker changes, refreshes) is on the response's
+/// ``GRPCResponse/records`` or the error's ``Strata/StrataError/records``.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 public struct GRPCNetworker: Sendable {
     /// Settings every call of this client shares; endpoints may override some.
@@ -47,6 +55,14 @@ public struct GRPCNetworker: Sendable {
         /// The largest response message the client accepts; `nil` for grpc-swift's default
         /// (4 MiB).
         public var maxResponseMessageBytes: Int?
+        /// How grpc-swift executes every call (its retry executor, say); `nil` for one
+        /// attempt a call. ``GRPCNetworker/init(transport:interceptors:configuration:)``
+        /// sets it, when `nil`, to ``GRPCNetworker/executionPolicy(for:)`` of its
+        /// interceptors.
+        public var executionPolicy: RPCExecutionPolicy?
+        /// The logger of every call's ``Strata/MiddlewareContext``, which Strata's
+        /// interceptors log on.
+        public var logger = Logger(label: "strata.grpc")
 
         /// The defaults: a 60 s timeout, grpc-swift's message size limit.
         public init() {}
@@ -78,7 +94,30 @@ public struct GRPCNetworker: Sendable {
         interceptors: [any ClientInterceptor] = [],
         configuration: Configuration = Configuration()
     ) {
+        var configuration = configuration
+        if configuration.executionPolicy == nil {
+            configuration.executionPolicy = Self.executionPolicy(for: interceptors)
+        }
         self.init(client: GRPCClient(transport: transport, interceptors: interceptors), configuration: configuration)
+    }
+
+    /// The grpc-swift execution policy Strata's interceptors among `interceptors` need:
+    /// grpc-swift's retry executor for the status codes after which they may have a call
+    /// sent again (every code for ``GRPCRetryInterceptor``, whose endpoints' rules may retry
+    /// any; `unauthenticated` for ``GRPCAuthenticationInterceptor``), at most ``GRPCRetryInterceptor/maxAttempts``
+    /// attempts; `nil` when none of them sends calls again. The interceptors decide whether
+    /// and when (the executor obeys their pushback); give it to a plain `GRPCClient`'s calls
+    /// as `CallOptions.executionPolicy`.
+    public static func executionPolicy(for interceptors: [any ClientInterceptor]) -> RPCExecutionPolicy? {
+        let codes = interceptors.reduce(into: Set<Status.Code>()) { codes, interceptor in
+            guard let resending = interceptor as? any GRPCResendingInterceptor else { return }
+            codes.formUnion(resending.resentCodes.compactMap { Status.Code($0) })
+        }
+        guard !codes.isEmpty else { return nil }
+        return .retry(
+            GRPCCore.RetryPolicy(
+                maxAttempts: GRPCRetryInterceptor.maxAttempts, initialBackoff: .milliseconds(100),
+                maxBackoff: .seconds(10), backoffMultiplier: 2, retryableStatusCodes: codes))
     }
 
     /// Runs the client's connections until ``beginGracefulShutdown()`` and the end of the
@@ -107,22 +146,31 @@ public struct GRPCNetworker: Sendable {
     > {
         let start = ContinuousClock.now
         let (request, head, options) = try prepare(endpoint)
+        let scope = scope(for: endpoint, head: head, options: options)
         let received: (metadata: Metadata, message: Data, trailing: Metadata)
         do {
-            received = try await calls.unary(
-                request: request, descriptor: endpoint.request.route.method,
-                serializer: RawBytesSerializer(), deserializer: RawBytesDeserializer(), options: options
-            ) { response in
-                let contents = try response.accepted.get()
-                return (contents.metadata, try contents.message.get(), contents.trailingMetadata)
+            received = try await GRPCCallScope.$current.withValue(scope) {
+                try await calls.unary(
+                    request: request, descriptor: endpoint.request.route.method,
+                    serializer: RawBytesSerializer(), deserializer: RawBytesDeserializer(), options: options
+                ) { response in
+                    let contents = try response.accepted.get()
+                    return (contents.metadata, try contents.message.get(), contents.trailingMetadata)
+                }
             }
         } catch {
             throw GRPCErrors.strataError(error, request: head, phase: .awaitingHead)
+                .withRecords(scope.context.records)
         }
-        let value = try Self.parse(received.message, with: endpoint, head: head)
+        let value: Response
+        do {
+            value = try Self.parse(received.message, with: endpoint, head: head)
+        } catch {
+            throw error.withRecords(scope.context.records)
+        }
         return GRPCResponse(
             value: value, route: endpoint.request.route, metadata: received.metadata,
-            trailingMetadata: received.trailing, duration: start.duration(to: .now))
+            trailingMetadata: received.trailing, duration: start.duration(to: .now), records: scope.context.records)
     }
 
     /// Makes the unary call `endpoint` describes and calls `completion` with the result,
@@ -172,20 +220,23 @@ public struct GRPCNetworker: Sendable {
         receive: @escaping @Sendable (Response) -> Void
     ) async throws(StrataError) {
         let (request, head, options) = try prepare(endpoint)
+        let scope = scope(for: endpoint, head: head, options: options)
         let parse = endpoint.parse
         do {
-            try await calls.serverStreaming(
-                request: request, descriptor: endpoint.request.route.method,
-                serializer: RawBytesSerializer(), deserializer: RawBytesDeserializer(), options: options
-            ) { response in
-                let contents = try response.accepted.get()
-                for try await part in contents.bodyParts {
-                    guard case .message(let bytes) = part else { continue }
-                    receive(try Self.parse(bytes, parse: parse, head: head))
+            try await GRPCCallScope.$current.withValue(scope) {
+                try await calls.serverStreaming(
+                    request: request, descriptor: endpoint.request.route.method,
+                    serializer: RawBytesSerializer(), deserializer: RawBytesDeserializer(), options: options
+                ) { response in
+                    let contents = try response.accepted.get()
+                    for try await part in contents.bodyParts {
+                        guard case .message(let bytes) = part else { continue }
+                        receive(try Self.parse(bytes, parse: parse, head: head))
+                    }
                 }
             }
         } catch {
-            throw GRPCErrors.strataError(error, request: head, phase: .readingBody)
+            throw GRPCErrors.strataError(error, request: head, phase: .readingBody).withRecords(scope.context.records)
         }
     }
 
@@ -212,7 +263,20 @@ public struct GRPCNetworker: Sendable {
         var options = CallOptions.defaults
         options.timeout = endpoint.timeout ?? configuration.timeout
         if let limit = configuration.maxResponseMessageBytes { options.maxResponseMessageBytes = limit }
+        options.executionPolicy = configuration.executionPolicy
         return (ClientRequest(message: bytes, metadata: metadata), head, options)
+    }
+
+    /// The call's policy scope: its deadline (from `options`' timeout), the client's
+    /// logger, the endpoint's values and retry rule.
+    private func scope<Response>(for endpoint: GRPCEndpoint<Response>, head: HTTPRequest, options: CallOptions)
+        -> GRPCCallScope
+    {
+        var context = MiddlewareContext(
+            deadline: options.timeout.map { ContinuousClock.now + $0 }, logger: configuration.logger,
+            values: endpoint.options)
+        if let rule = endpoint.retry { context.retry = rule }
+        return GRPCCallScope(context: context, head: head, spansAttempts: true)
     }
 
     /// Parses one message with `endpoint`'s parse function, as a ``Strata/StrataError``.

@@ -1,4 +1,5 @@
 import GRPCCore
+import Strata
 
 /// A parsed response message together with what came with it: the gRPC counterpart of
 /// ``Strata/EndpointResponse``.
@@ -14,6 +15,18 @@ public struct GRPCResponse<Value> {
     public let trailingMetadata: Metadata
     /// How long the call took, from sending to the parsed value.
     public let duration: Duration
+    /// What the call's policies recorded (see ``Strata/MiddlewareContext/record(_:for:)``):
+    /// ``retry``, ``circuitTransitions``, ``credentialRefreshes``, and the records of
+    /// interceptors of the app's own.
+    public let records: CallValues
+
+    /// How many attempts the call made and why it stopped, when the client has a
+    /// ``GRPCRetryInterceptor``.
+    public var retry: RetrySummary? { records[RetrySummaryKey.self] }
+    /// The circuit-breaker changes this call caused, in order; `nil` when there were none.
+    public var circuitTransitions: [CircuitTransition]? { records[CircuitTransitionsKey.self] }
+    /// How many credential refreshes this call started; `nil` for none.
+    public var credentialRefreshes: Int? { records[CredentialRefreshesKey.self] }
 }
 
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)

@@ -66,6 +66,8 @@ extension StrataError {
 /// | `deadlineExceeded` | ``Strata/StrataError/Kind/transport``, ``Strata/TransportError/Kind/timedOut`` |
 /// | `unavailable` | ``Strata/StrataError/Kind/transport``, ``Strata/TransportError/Kind/connectionRefused`` when nothing listened, otherwise ``Strata/TransportError/Kind/connectionLost`` |
 /// | `cancelled` (or the calling task was cancelled) | ``Strata/StrataError/Kind/cancelled`` |
+/// | `unavailable` from ``GRPCCircuitBreakerInterceptor`` (caused by a ``Strata/CircuitOpenError``) | ``Strata/StrataError/Kind/circuitOpen`` |
+/// | a failed credential load or refresh of ``GRPCAuthenticationInterceptor`` | ``Strata/StrataError/Kind/middleware`` |
 /// | every other code | ``Strata/StrataError/Kind/grpcStatus`` |
 ///
 /// The status itself (code, message, trailing metadata) is ``Strata/StrataError/grpcStatus``.
@@ -83,6 +85,13 @@ enum GRPCErrors {
         }
         guard let rpcError else {
             return StrataError(.transport, underlying: TransportError(.other, underlying: error), request: request)
+        }
+        if let open = rpcError.cause as? CircuitOpenError {
+            return StrataError(.circuitOpen, underlying: open, request: request)
+        }
+        if let failure = rpcError.cause as? GRPCInterceptorFailure {
+            return StrataError(
+                .middleware, underlying: failure.error, request: request, middleware: failure.interceptor)
         }
         let status = GRPCStatus(rpcError)
         switch rpcError.code {

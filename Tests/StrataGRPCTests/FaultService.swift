@@ -9,7 +9,14 @@ import Synchronization
 /// - `malformed` answers bytes that are no protobuf message;
 /// - `unknown-type` answers a `UserMessage` whose `type` is 7, which no `UserType` is;
 /// - `echo` answers an empty message and sends back the request's `x-trace` and
-///   `x-blob-bin` metadata as its own.
+///   `x-blob-bin` metadata as its own;
+/// - `flaky:CODE:N:KEY` ends the first `N` calls with key `KEY` with status `CODE`, then
+///   answers an empty message;
+/// - `auth` answers an empty message when the `authorization` metadata is
+///   `Bearer fresh`, and `unauthenticated` otherwise.
+///
+/// ``calls`` counts every call, ``CallCounter/value(for:)`` the calls of one key (a
+/// `flaky` call's `KEY`, `auth`).
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 struct FaultService: RegistrableRPCService {
     static let method = MethodDescriptor(fullyQualifiedService: "strata.test.Faults", method: "Fault")
@@ -24,7 +31,23 @@ struct FaultService: RegistrableRPCService {
         ) { request, _ in
             calls.increment()
             let fault = request.metadata[stringValues: "fault"].first(where: { _ in true }) ?? ""
+            if fault.hasPrefix("flaky:") {
+                let fields = fault.split(separator: ":", maxSplits: 3).map(String.init)
+                let count = calls.increment(fields[3])
+                guard count > Int(fields[2])! else {
+                    let code = RPCError.Code(Status.Code(rawValue: Int(fields[1])!)!)!
+                    return StreamingServerResponse(error: RPCError(code: code, message: "flaky \(count)"))
+                }
+                return StreamingServerResponse(single: ServerResponse(message: []))
+            }
             switch fault {
+            case "auth":
+                calls.increment("auth")
+                let authorization = request.metadata[stringValues: "authorization"].first(where: { _ in true })
+                guard authorization == "Bearer fresh" else {
+                    return StreamingServerResponse(error: RPCError(code: .unauthenticated, message: "stale"))
+                }
+                return StreamingServerResponse(single: ServerResponse(message: []))
             case "hang":
                 try await Task.sleep(for: .seconds(600))
                 return StreamingServerResponse(single: ServerResponse(message: []))
@@ -72,10 +95,23 @@ struct BytesCoder: MessageSerializer, MessageDeserializer {
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 final class CallCounter: Sendable {
     private let count = Mutex(0)
+    private let keyed = Mutex<[String: Int]>([:])
 
     func increment() {
         count.withLock { $0 += 1 }
     }
 
+    /// Counts a call with `key`; returns its count so far, this call included.
+    @discardableResult
+    func increment(_ key: String) -> Int {
+        keyed.withLock { counts in
+            counts[key, default: 0] += 1
+            return counts[key]!
+        }
+    }
+
     var value: Int { count.withLock { $0 } }
+
+    /// The calls with `key`.
+    func value(for key: String) -> Int { keyed.withLock { $0[key] ?? 0 } }
 }

@@ -32,7 +32,7 @@ private func getUser(_ id: Int64) throws -> RequestDescription<GRPCRoute> {
 
 /// The fault service's call, misbehaving as `fault` says (see ``FaultService``).
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-private func fault(_ fault: String, headers: HTTPFields = [:]) throws -> RequestDescription<GRPCRoute> {
+func fault(_ fault: String, headers: HTTPFields = [:]) throws -> RequestDescription<GRPCRoute> {
     var fields = headers
     fields[HTTPField.Name("fault")!] = fault
     return try RequestDescription(
@@ -42,15 +42,16 @@ private func fault(_ fault: String, headers: HTTPFields = [:]) throws -> Request
 /// Starts the demo gRPC server (with the fault service) and a client to it, runs `body`,
 /// then stops both.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-private func withDemo(
+func withDemo(
     configuration: GRPCNetworker.Configuration = GRPCNetworker.Configuration(),
+    interceptors: [any ClientInterceptor] = [],
     _ body: (GRPCNetworker, FaultService) async throws -> Void
 ) async throws {
     let faults = FaultService()
     let server = try await DemoGRPCServer.start(services: [faults])
     let transport = try HTTP2ClientTransport.Posix(
         target: .ipv4(address: "127.0.0.1", port: server.port), transportSecurity: .plaintext)
-    let networker = GRPCNetworker(transport: transport, configuration: configuration)
+    let networker = GRPCNetworker(transport: transport, interceptors: interceptors, configuration: configuration)
     let connections = Task { try await networker.runConnections() }
     do {
         try await body(networker, faults)

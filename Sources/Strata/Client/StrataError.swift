@@ -230,7 +230,7 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
     }
 
     /// This error with `records` added, its own winning where both have a key.
-    func withRecords(_ records: CallValues) -> StrataError {
+    package func withRecords(_ records: CallValues) -> StrataError {
         guard !records.isEmpty else { return self }
         var error = self
         error.records = records.merging(self.records)

@@ -1,6 +1,6 @@
 /// How many credential refreshes a call started.
-enum CredentialRefreshesKey: CallValueKey {
-    typealias Value = Int
+package enum CredentialRefreshesKey: CallValueKey {
+    package typealias Value = Int
 }
 
 extension EndpointResponse {

@@ -8,8 +8,8 @@ public struct CircuitTransition: Sendable, Hashable {
 }
 
 /// The breaker transitions of a call.
-enum CircuitTransitionsKey: CallValueKey {
-    typealias Value = [CircuitTransition]
+package enum CircuitTransitionsKey: CallValueKey {
+    package typealias Value = [CircuitTransition]
 }
 
 extension EndpointResponse {

@@ -38,6 +38,17 @@ public struct RetryAttempt: Sendable {
     public let error: (any Error)?
     /// The time since the first attempt started.
     public let elapsed: Duration
+
+    /// Creates the attempt's description, for a retry step of another protocol (gRPC's).
+    package init(
+        number: Int, request: HTTPRequest, response: HTTPResponse?, error: (any Error)?, elapsed: Duration
+    ) {
+        self.number = number
+        self.request = request
+        self.response = response
+        self.error = error
+        self.elapsed = elapsed
+    }
 }
 
 /// The answer of a ``RetryRule/custom(_:)`` decision.

@@ -46,12 +46,12 @@ public struct RetrySummary: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Where the retry step of a call leaves its ``RetrySummary``.
-enum RetrySummaryKey: CallValueKey {
-    typealias Value = RetrySummary
+package enum RetrySummaryKey: CallValueKey {
+    package typealias Value = RetrySummary
 
     /// The summary, when the call was retried or stopped for another reason than a
     /// response that is not retried.
-    static func describe(_ summary: RetrySummary) -> String? {
+    package static func describe(_ summary: RetrySummary) -> String? {
         summary.attempts > 1 || summary.stopReason != .notRetryable ? summary.description : nil
     }
 }
