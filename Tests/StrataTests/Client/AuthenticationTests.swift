@@ -81,7 +81,7 @@ final class TestSignal: Sendable {
     }
 }
 
-@Suite struct AuthenticationTests {
+@Suite(.isTimed) struct AuthenticationTests {
     static func send(
         _ transport: some Transport,
         auth: some Middleware,
