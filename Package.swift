@@ -239,6 +239,7 @@ let package = Package(
                 "StrataAsyncHTTPClient",
                 "StrataDemoServer",
                 "StrataDemo",
+                "StrataGRPCDemo",  // the "Second protocol" section
                 "StrataObservability",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

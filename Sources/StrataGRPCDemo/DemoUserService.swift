@@ -8,6 +8,7 @@ import StrataDemoServer
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 public struct DemoUserService: Strata_Demo_V1_UserService.SimpleServiceProtocol {
     private let users: [Int64: UserEntry]
+    private let faults = DemoServiceFaults()
 
     /// Creates the service over the demo's initial users.
     public init() {
@@ -21,6 +22,14 @@ public struct DemoUserService: Strata_Demo_V1_UserService.SimpleServiceProtocol 
     }
 
     /// One user; `NOT_FOUND` when there is no user with that id.
+    /// `GetUser`, after the faults its metadata asks for (see ``DemoServiceFaults``).
+    public func getUser(
+        request: ServerRequest<Strata_Demo_V1_GetUserRequest>, context: ServerContext
+    ) async throws -> ServerResponse<Strata_Demo_V1_UserMessage> {
+        try faults.check(request.metadata)
+        return ServerResponse(message: try await getUser(request: request.message, context: context), metadata: [:])
+    }
+
     public func getUser(
         request: Strata_Demo_V1_GetUserRequest, context: ServerContext
     ) async throws -> Strata_Demo_V1_UserMessage {

@@ -4,6 +4,7 @@ import Logging
 import Strata
 import StrataDemo
 import StrataDemoServer
+import StrataGRPCDemo
 
 /// Runs the tour: against the embedded server (started and stopped here) or an
 /// external one, printing the transcript as the steps finish.
@@ -30,6 +31,7 @@ struct TourMode {
         }
         let open = transport.open()
         let report = await tour(baseURL: baseURL, on: open.transport)
+        let secondProtocolPassed = await secondProtocol(httpBaseURL: baseURL, on: open.transport)
 
         var shutdownProblem: (any Error)?
         do {
@@ -44,7 +46,33 @@ struct TourMode {
         if let shutdownProblem {
             Console.print("✘ The \(transport.displayName) transport did not shut down cleanly: \(shutdownProblem)")
         }
-        guard report.allPassed, shutdownProblem == nil else { throw ExitCode.failure }
+        guard report.allPassed, secondProtocolPassed, shutdownProblem == nil else { throw ExitCode.failure }
+    }
+
+    /// The "Second protocol" section: the embedded demo gRPC server, toured with
+    /// ``GRPCTour``; skipped (and passing) when touring an external server, which serves
+    /// no gRPC here, and where grpc-swift 2 is not available.
+    private func secondProtocol(httpBaseURL: URL, on transport: any Transport) async -> Bool {
+        guard externalBaseURL == nil, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+        else { return true }
+        Console.print("\nSecond protocol · gRPC through the same routes, model layers and .resilient() policies")
+        let server: DemoGRPCServer
+        do {
+            server = try await DemoGRPCServer.start()
+        } catch {
+            Console.print("✘ the demo gRPC server did not start: \(error)")
+            return false
+        }
+        let steps = await GRPCTour(grpcPort: server.port, httpBaseURL: httpBaseURL, httpTransport: transport).run {
+            step in
+            let time = String(
+                format: "%.1f ms",
+                Double(step.duration.components.attoseconds) / 1e15
+                    + Double(step.duration.components.seconds) * 1000)
+            Console.print("\(step.passed ? "✔" : "✘") gRPC \(step.title)  \(time)\n      \(step.summary)")
+        }
+        await server.shutdown()
+        return steps.allSatisfy(\.passed)
     }
 
     private func tour(baseURL: URL, on transport: any Transport) async -> TourReport {
