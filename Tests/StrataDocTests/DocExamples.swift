@@ -8,6 +8,7 @@
 //
 // Skipped by a `doc-examples: skip` marker:
 // - README.md#adding-strata (line 37): Package.swift lines: PackageDescription cannot be imported by a test
+// - README.md#grpc (line 1025): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
 
 import Foundation
 import class Hummingbird.Router
@@ -1006,7 +1007,7 @@ func example_StrataTesting_MockTransport_1() async throws {
 
 // MARK: - README.md
 
-/// `README.md`, example quick-start (line 65).
+/// `README.md`, example quick-start (line 66).
 func example_README_quick_start() async throws -> (url: String?, contentType: String?, body: Data?, userURL: String?) {
     // doc-example: README.md#quick-start
     // Raw layer: what the server sends. `typealias Raw = JSON` is all a Codable DTO needs.
@@ -1068,7 +1069,7 @@ func example_README_quick_start() async throws -> (url: String?, contentType: St
     return (encoded.head.url?.absoluteString, encoded.head.headerFields[.contentType], encoded.body?.bufferedData, try userEndpoint.encoded().head.url?.absoluteString)
 }
 
-/// `README.md`, example dependency-injection-with-swinject (line 156).
+/// `README.md`, example dependency-injection-with-swinject (line 158).
 func example_README_dependency_injection_with_swinject() async throws {
     // doc-example: README.md#dependency-injection-with-swinject
     let container = Container()
@@ -1092,7 +1093,7 @@ func example_README_dependency_injection_with_swinject() async throws {
     _ = mocked
 }
 
-/// `README.md`, example loading-endpoints (line 241).
+/// `README.md`, example loading-endpoints (line 243).
 func example_README_loading_endpoints() async throws {
     struct User: Decodable { let name: String }
     actor Tokens { var current: String? = "saved" }
@@ -1126,7 +1127,7 @@ func example_README_loading_endpoints() async throws {
     _ = task
 }
 
-/// `README.md`, example loading-endpoints-2 (line 276).
+/// `README.md`, example loading-endpoints-2 (line 278).
 func example_README_loading_endpoints_2(networker: Networker) async throws -> [String] {
     struct User: Decodable { let name: String }
     struct APIProblem: Decodable { let error: String }
@@ -1150,7 +1151,7 @@ func example_README_loading_endpoints_2(networker: Networker) async throws -> [S
     return printed
 }
 
-// `README.md`, example writing-a-feature (line 328), at file scope (it declares an extension).
+// `README.md`, example writing-a-feature (line 330), at file scope (it declares an extension).
 // doc-example: README.md#writing-a-feature
 enum PriorityKey: CallValueKey { typealias Value = Int }           // an endpoint's option
 enum QueueTimeKey: CallValueKey { typealias Value = Duration }     // what the step reports
@@ -1177,7 +1178,7 @@ struct PriorityMiddleware: Middleware {
 }
 // end doc-example
 
-/// `README.md`, example redirects (line 404).
+/// `README.md`, example redirects (line 406).
 func example_README_redirects() async throws {
     // doc-example: README.md#redirects
     var configuration = Networker.Configuration()
@@ -1186,7 +1187,7 @@ func example_README_redirects() async throws {
     _ = configuration
 }
 
-/// `README.md`, example redirects-2 (line 411).
+/// `README.md`, example redirects-2 (line 413).
 func example_README_redirects_2() async throws -> (name: String, paths: [String]) {
     struct User: Decodable { let name: String }
     let userEndpoint = Endpoint(RequestDescription(route: "http://example.com/user/42"), decoding: User.self)
@@ -1201,7 +1202,7 @@ func example_README_redirects_2() async throws -> (name: String, paths: [String]
     return (user.name, mock.requests.map(\.path))
 }
 
-/// `README.md`, example coming-from-alamofire-moya-or-nodekit (line 430).
+/// `README.md`, example coming-from-alamofire-moya-or-nodekit (line 432).
 func example_README_coming_from_alamofire_moya_or_nodekit(transport: MockTransport, api: URL?, traceID: String) async throws -> (user: String, fresh: String, gone: String?) {
     struct UserEntry: Codable, RawMappable { typealias Raw = JSON; let id: Int; let name: String }
     struct User: DTODecodable {
@@ -1239,7 +1240,7 @@ func example_README_coming_from_alamofire_moya_or_nodekit(transport: MockTranspo
     return (user.name, fresh.name, gone?.name)
 }
 
-/// `README.md`, example coming-from-alamofire-moya-or-nodekit-2 (line 454).
+/// `README.md`, example coming-from-alamofire-moya-or-nodekit-2 (line 456).
 func example_README_coming_from_alamofire_moya_or_nodekit_2() async throws -> (search: String?, create: Data?, signup: Data?) {
     // doc-example: README.md#coming-from-alamofire-moya-or-nodekit-2
     // GET parameters go in the query, POST/PUT/PATCH parameters in a JSON body: nothing to pick.
@@ -1260,7 +1261,7 @@ func example_README_coming_from_alamofire_moya_or_nodekit_2() async throws -> (s
     return (try search.encoded().head.url?.absoluteString, try create.encoded().body?.bufferedData, try signup.encoded().body?.bufferedData)
 }
 
-/// `README.md`, example resilience (line 571).
+/// `README.md`, example resilience (line 573).
 func example_README_resilience() async throws -> Networker {
     let savedToken = "saved"
     @Sendable func renewToken(_ token: String) async throws -> BearerToken { BearerToken("renewed-\(token)") }
@@ -1277,7 +1278,7 @@ func example_README_resilience() async throws -> Networker {
     return networker
 }
 
-/// `README.md`, example caching (line 676).
+/// `README.md`, example caching (line 678).
 func example_README_caching() async throws {
     struct Feed: Decodable, Sendable { let items: [String] }
     let auth = AuthenticationMiddleware(BearerTokenProvider(BearerToken("t")) { _ in BearerToken("t2") })
@@ -1295,7 +1296,7 @@ func example_README_caching() async throws {
     _ = outcome
 }
 
-/// `README.md`, example streams (line 724).
+/// `README.md`, example streams (line 726).
 func example_README_streams() async throws {
     let networker = Networker(transport: MockTransport())
     let prompt = ["prompt": "Hello"]
@@ -1312,7 +1313,7 @@ func example_README_streams() async throws {
     _ = chat
 }
 
-/// `README.md`, example streams-2 (line 773).
+/// `README.md`, example streams-2 (line 775).
 func example_README_streams_2() async throws {
     struct LogEntry: Decodable, Sendable { let message: String }
     let networker = Networker(transport: MockTransport())
@@ -1326,7 +1327,7 @@ func example_README_streams_2() async throws {
     _ = body
 }
 
-/// `README.md`, example transfers (line 797).
+/// `README.md`, example transfers (line 799).
 func example_README_transfers() async throws {
     let networker = Networker(transport: MockTransport())
     // doc-example: README.md#transfers
@@ -1345,7 +1346,7 @@ func example_README_transfers() async throws {
     _ = receipt
 }
 
-/// `README.md`, example transfers-2 (line 826).
+/// `README.md`, example transfers-2 (line 828).
 func example_README_transfers_2() async throws {
     let networker = Networker(transport: MockTransport())
     let movieEndpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/movies/1"))
@@ -1358,7 +1359,7 @@ func example_README_transfers_2() async throws {
     _ = result
 }
 
-/// `README.md`, example pagination (line 861).
+/// `README.md`, example pagination (line 863).
 func example_README_pagination() async throws {
     struct User: Decodable, Sendable { let name: String }
     struct FeedPage: Decodable, Sendable { let items: [String]; let nextCursor: String? }
@@ -1380,7 +1381,7 @@ func example_README_pagination() async throws {
     _ = byCursor
 }
 
-/// `README.md`, example observability (line 887).
+/// `README.md`, example observability (line 889).
 func example_README_observability() async throws {
     let transport = MockTransport()
     // doc-example: README.md#observability
@@ -1391,7 +1392,7 @@ func example_README_observability() async throws {
     _ = observed
 }
 
-/// `README.md`, example observability-2 (line 918).
+/// `README.md`, example observability-2 (line 920).
 func example_README_observability_2() async throws {
     // doc-example: README.md#observability-2
     var observed = Networker.Configuration()
@@ -1400,7 +1401,7 @@ func example_README_observability_2() async throws {
     _ = observed
 }
 
-/// `README.md`, example recording-and-replaying-traffic (line 935).
+/// `README.md`, example recording-and-replaying-traffic (line 937).
 func example_README_recording_and_replaying_traffic() async throws {
     struct User: Decodable, Sendable { let name: String }
     let transport = MockTransport()
@@ -1420,7 +1421,7 @@ func example_README_recording_and_replaying_traffic() async throws {
     _ = user
 }
 
-/// `README.md`, example openapi (line 962).
+/// `README.md`, example openapi (line 964).
 func example_README_openapi() async throws {
     let serverURL = URL(fileURLWithPath: "/")
     // doc-example: README.md#openapi
@@ -1433,7 +1434,7 @@ func example_README_openapi() async throws {
     _ = user
 }
 
-/// `README.md`, example openapi-2 (line 985).
+/// `README.md`, example openapi-2 (line 987).
 func example_README_openapi_2() async throws {
     let serverURL = URL(fileURLWithPath: "/")
     let clientTransport = NetworkerTransport(Networker(transport: MockTransport()))
