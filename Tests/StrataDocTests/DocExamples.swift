@@ -8,7 +8,7 @@
 //
 // Skipped by a `doc-examples: skip` marker:
 // - README.md#adding-strata (line 37): Package.swift lines: PackageDescription cannot be imported by a test
-// - README.md#grpc (line 1025): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
+// - README.md#grpc (line 1026): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
 
 import Foundation
 import class Hummingbird.Router
