@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),  // StrataOpenAPI
+        // strata-bench only: the `openapi` group's baseline transport.
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),  // the fault server's gzip bodies
         // Graceful server shutdown.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -266,12 +268,16 @@ let package = Package(
                 "StrataDemo",  // the seed-002 photo models of the 1 MB workload
                 "StrataSQLiteCache",  // the cost of a cache hit from SQLite
                 "StrataObservability",  // what telemetry costs when no backend is bootstrapped
+                "StrataOpenAPI",  // the `openapi` group: the generated client over a Networker
+                "StrataDemoOpenAPI",  // the demo API's generated client
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),  // the in-bench Transport
                 .product(name: "Hummingbird", package: "hummingbird"),  // the bench server's own route
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),  // --sse: its SSE parser, compared
+                // The `openapi` group's baseline: the generated client over its own AHC transport.
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             ]
         ),
         // The load gate the test targets share (they run in one process).

@@ -6,8 +6,9 @@ import StrataTestServer
 
 /// The server the pairs measure against: the test server (`StrataTestServer`: `/json/user/1`,
 /// `/echo/**`, the streaming routes) plus `GET /bench/photos`, the 1 MB photo list,
-/// `GET /sse/{count}`, the event stream of `--sse`, and `GET /download/{mb}`, the file of
-/// `--download`.
+/// `GET /sse/{count}`, the event stream of `--sse`, `GET /download/{mb}`, the file of
+/// `--download`, and the demo API's `GET /users/1` and `POST /user/register` for the
+/// `openapi` group.
 ///
 /// By default it runs in a child process — this executable started again with the hidden
 /// `--serve` flag, which prints the port and serves until its standard input closes — so
@@ -144,6 +145,23 @@ enum BenchServer {
         router.get("bench/user-cached") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "application/json", .cacheControl: "max-age=3600"],
+                body: .init(byteBuffer: user))
+        }
+        // The demo API's operations the `openapi` group sends (openapi/strata-demo.yaml),
+        // answered with the same user bytes as the other user routes.
+        router.get("users/:id") { _, context in
+            guard context.parameters.get("id", as: Int.self) == 1 else {
+                return Response(
+                    status: .notFound, headers: [.contentType: "application/json"],
+                    body: .init(byteBuffer: ByteBuffer(string: #"{"error":"no such user"}"#)))
+            }
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: user))
+        }
+        router.post("user/register") { request, _ in
+            // Read whole, as a server that decodes it would; then the user as registered.
+            _ = try await request.body.collect(upTo: 64 * 1024)
+            return Response(
+                status: .created, headers: [.contentType: "application/json", .location: "/users/1"],
                 body: .init(byteBuffer: user))
         }
     }

@@ -45,6 +45,13 @@ enum CallgrindCase: String, CaseIterable {
     case ahcRaw = "ahc-raw-user"
     /// The same through a `Networker` over `AsyncHTTPClientTransport` into the model.
     case ahcStrata = "ahc-strata-user"
+    /// The demo API's generated client: `getUser` (`GET /users/1` from the bench server,
+    /// as ``ahcRaw``) over swift-openapi-async-http-client's transport, the `openapi`
+    /// pair's baseline.
+    case openapiAHC = "openapi-ahc-user"
+    /// The same `getUser` over `NetworkerTransport` and a `Networker` over Strata's
+    /// `AsyncHTTPClientTransport`, the `openapi` pair's subject.
+    case openapiStrata = "openapi-strata-user"
 
     /// Runs the case called `name` `iterations` times; returns the exit status.
     static func run(_ name: String, iterations: Int) async -> Int32 {
@@ -86,7 +93,7 @@ enum CallgrindCase: String, CaseIterable {
                 routes: .instant
             ).form
             for _ in 0..<iterations { try await request() }
-        case .ahcRaw, .ahcStrata:
+        case .ahcRaw, .ahcStrata, .openapiAHC, .openapiStrata:
             // Under valgrind a child process cannot be started (its file descriptors are
             // valgrind's): scripts/callgrind.sh starts the server and passes its address.
             let server =
@@ -96,12 +103,17 @@ enum CallgrindCase: String, CaseIterable {
             let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .strataDefault)
             let routes = Routes(baseURL: server.baseURL)
             let request =
-                self == .ahcRaw
-                ? rawAsyncHTTPClientRequests(client, routes: routes).user
-                : strataRequests(
-                    Networker(transport: AsyncHTTPClientTransport(client: client), configuration: configuration),
-                    routes: routes
-                ).user
+                switch self {
+                case .ahcRaw: rawAsyncHTTPClientRequests(client, routes: routes).user
+                case .openapiAHC: OpenAPIPairs.direct(client, baseURL: server.baseURL).user
+                case .openapiStrata:
+                    OpenAPIPairs.strata(client, baseURL: server.baseURL, configuration: configuration).user
+                default:
+                    strataRequests(
+                        Networker(transport: AsyncHTTPClientTransport(client: client), configuration: configuration),
+                        routes: routes
+                    ).user
+                }
             var failure: (any Error)?
             do {
                 for _ in 0..<iterations { try await request() }

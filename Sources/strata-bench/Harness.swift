@@ -15,7 +15,7 @@ enum Harness {
     /// Runs the pairs; returns the exit status (1 when a request failed).
     static func run(_ options: Options) async -> Int32 {
         var server: BenchServer.Handle?
-        if !options.groups.isDisjoint(with: [.ahc, .urlsession, .cacheMemory, .cacheSQLite, .inline]) {
+        if !options.groups.isDisjoint(with: [.ahc, .urlsession, .cacheMemory, .cacheSQLite, .inline, .openapi]) {
             do {
                 server = options.inProcess ? try await BenchServer.startInProcess() : try BenchServer.startChild()
             } catch {
@@ -60,7 +60,7 @@ enum Harness {
         await server?.stop()
 
         report.targets = RunReport.targets(report.results, streams: report.streams)
-        print("targets (issue 10):")
+        print("targets (issues 10 and 23):")
         print(RunReport.format(report.targets))
         print("allocations: \(report.allocations)")
         if let path = options.jsonPath {
@@ -131,6 +131,18 @@ enum Harness {
                     group, options: options, record: record,
                     baseline: ("raw", rawAsyncHTTPClientRequests(clients[0], routes: routes)),
                     subject: ("strata", strataRequests(networker, routes: routes)))
+            }
+        case .openapi:
+            guard let baseURL else { return }
+            // Each side on an HTTPClient of its own, as in the `ahc` group.
+            try await withHTTPClients(2) { clients in
+                try await runWorkloads(
+                    group, options: options, record: record, kinds: [.user, .register],
+                    baseline: ("openapi-ahc", OpenAPIPairs.direct(clients[0], baseURL: baseURL)),
+                    subject: (
+                        "openapi-strata",
+                        OpenAPIPairs.strata(clients[1], baseURL: baseURL, configuration: configuration)
+                    ))
             }
         case .inline:
             guard let baseURL else { return }

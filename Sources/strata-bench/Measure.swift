@@ -14,6 +14,9 @@ enum WorkloadKind: String, Sendable, Codable {
     case photos = "GET 1 MB photos"
     /// A `.formURL` POST, the echo decoded into the model.
     case form = "POST form"
+    /// A JSON `POST` of the user, answered `201 Created` with the user (the `openapi`
+    /// group's `registerUser`).
+    case register = "POST JSON user"
 }
 
 /// A workload measured with a pair of variants: the baseline first, then the subject.

@@ -238,7 +238,12 @@ struct Options: Sendable {
                  N: requests per small workload, variant and round (default 2000; the 1 MB
                    workload sends N/20); R: rounds (default 5), the order rotated each round
                  --quick: N 300 (unless given) and 3 rounds, for a smoke run
-                 GROUPS: comma-separated of ahc, urlsession, mock, decode (default all)
+                 GROUPS: comma-separated of ahc, urlsession, mock, decode, cache-memory,
+                   cache-sqlite, inline, openapi (default all)
+                 openapi: the demo API's generated client (StrataDemoOpenAPI) over
+                   swift-openapi-async-http-client vs over Strata (NetworkerTransport over
+                   AsyncHTTPClientTransport), each on its own HTTPClient: getUser (GET
+                   /users/1) and registerUser (POST /user/register, JSON) at c1 and c16
                  --in-process: the server runs in this process (its CPU then counts as the
                    client's); by default the bench starts itself with --serve as a child
                  --json PATH: the same results as JSON, with a ratio per pair and workload

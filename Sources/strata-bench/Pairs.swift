@@ -33,6 +33,10 @@ enum PairGroup: String, CaseIterable, Sendable, Codable {
     /// (the transport wrapped so that it does not say it enforces the deadline) vs in the
     /// caller's task: what running calls inline saves.
     case inline
+    /// The demo API's generated client (`StrataDemoOpenAPI.Client`) over
+    /// swift-openapi-async-http-client's `AsyncHTTPClientTransport` vs over Strata
+    /// (`NetworkerTransport` over Strata's `AsyncHTTPClientTransport`).
+    case openapi
 
     /// What the group compares, for the report.
     var title: String {
@@ -44,6 +48,9 @@ enum PairGroup: String, CaseIterable, Sendable, Codable {
         case .cacheMemory: "Strata over AsyncHTTPClient: a loopback request vs a hit in MemoryCacheStore"
         case .cacheSQLite: "Strata over AsyncHTTPClient: a loopback request vs a hit in SQLiteCacheStore"
         case .inline: "Strata over AsyncHTTPClient: each call in a task of its own vs in the caller's task"
+        case .openapi:
+            "the generated client over OpenAPIAsyncHTTPClient vs over Strata "
+                + "(NetworkerTransport over AsyncHTTPClientTransport)"
         }
     }
 
@@ -51,7 +58,7 @@ enum PairGroup: String, CaseIterable, Sendable, Codable {
     var concurrencies: [Int] {
         switch self {
         case .ahc: [1, 16, 64]
-        case .urlsession, .mock, .cacheMemory, .cacheSQLite, .inline: [1, 16]
+        case .urlsession, .mock, .cacheMemory, .cacheSQLite, .inline, .openapi: [1, 16]
         case .decode: [1]
         }
     }
@@ -76,18 +83,26 @@ enum Limits {
     static let maxBody = 32 * 1024 * 1024
 }
 
-/// The three requests of a pair, as closures: each sends one request and checks its answer.
+/// The requests of a pair, as closures: each sends one request and checks its answer.
+/// `register` is the `openapi` group's alone; the other groups leave it failing.
 struct RequestSet: Sendable {
     var user: @Sendable () async throws -> Void
     var photos: @Sendable () async throws -> Void
     var form: @Sendable () async throws -> Void
+    var register: @Sendable () async throws -> Void = RequestSet.missing("POST JSON user")
 
     func request(for kind: WorkloadKind) -> @Sendable () async throws -> Void {
         switch kind {
         case .user: user
         case .photos: photos
         case .form: form
+        case .register: register
         }
+    }
+
+    /// A request a set does not make: fails at once, naming `workload`.
+    static func missing(_ workload: String) -> @Sendable () async throws -> Void {
+        { throw BenchError(description: "\(workload) is not in this group") }
     }
 }
 
@@ -224,7 +239,7 @@ func decodeRequests() -> (plain: RequestSet, strata: RequestSet) {
     return (plain, strata)
 }
 
-private func check(user name: String) throws {
+func check(user name: String) throws {
     guard name == "User 1" else { throw BenchError(description: "unexpected user \(name)") }
 }
 

@@ -134,6 +134,13 @@ extension RunReport {
                     met: rows.isEmpty ? nil : rows.allSatisfy { $0.cpuDeltaMicros <= 5 },
                     detail: list(rows) { String(format: "%+.1f µs", $0.cpuDeltaMicros) }))
         }
+        let openapi = pick(.openapi)
+        targets.append(
+            TargetReport(
+                target: "the generated client over Strata >= 0.95 x over OpenAPIAsyncHTTPClient req/s "
+                    + "at c1 and c16 (issue 23)",
+                met: openapi.isEmpty ? nil : openapi.allSatisfy { $0.ratio >= 0.95 },
+                detail: list(openapi) { String(format: "%.2f (CPU %+.1f µs)", $0.ratio, $0.cpuDeltaMicros) }))
         let decode = results.first { $0.group == .decode && $0.workload == .photos }
         targets.append(
             TargetReport(

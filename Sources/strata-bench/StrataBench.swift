@@ -7,8 +7,10 @@
 // The pairs (Harness.swift), each run in one process in alternating rounds, the order
 // rotated: raw AsyncHTTPClient vs Strata over it; raw URLSession vs Strata over
 // URLSessionTransport; Strata over an in-memory transport with 0 vs 5 pass-through
-// middleware; plain JSONDecoder vs Strata's two-layer parse. The server runs in a child
-// process (this executable with the hidden `--serve`) unless `--in-process`.
+// middleware; plain JSONDecoder vs Strata's two-layer parse; the demo API's generated
+// OpenAPI client over swift-openapi-async-http-client vs over Strata (`--only openapi`).
+// The server runs in a child process (this executable with the hidden `--serve`) unless
+// `--in-process`.
 //
 // Sustained load, memory and timers (Soak.swift), as .ci/run calls it:
 //
