@@ -271,6 +271,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),  // --sse: its SSE parser, compared
+                // The grpc group: the generated client vs StrataGRPC, against the demo's gRPC server.
+                "StrataGRPC",
+                "StrataGRPCDemo",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
             ]
         ),
         // The load gate the test targets share (they run in one process).

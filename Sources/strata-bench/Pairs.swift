@@ -33,6 +33,9 @@ enum PairGroup: String, CaseIterable, Sendable, Codable {
     /// (the transport wrapped so that it does not say it enforces the deadline) vs in the
     /// caller's task: what running calls inline saves.
     case inline
+    /// The generated grpc-swift client vs `GRPCNetworker`, a unary call to the demo's
+    /// in-process gRPC server (GRPCPairs.swift).
+    case grpc
 
     /// What the group compares, for the report.
     var title: String {
@@ -44,6 +47,7 @@ enum PairGroup: String, CaseIterable, Sendable, Codable {
         case .cacheMemory: "Strata over AsyncHTTPClient: a loopback request vs a hit in MemoryCacheStore"
         case .cacheSQLite: "Strata over AsyncHTTPClient: a loopback request vs a hit in SQLiteCacheStore"
         case .inline: "Strata over AsyncHTTPClient: each call in a task of its own vs in the caller's task"
+        case .grpc: "the generated grpc-swift client vs StrataGRPC's GRPCNetworker (unary, in-process server)"
         }
     }
 
@@ -53,6 +57,7 @@ enum PairGroup: String, CaseIterable, Sendable, Codable {
         case .ahc: [1, 16, 64]
         case .urlsession, .mock, .cacheMemory, .cacheSQLite, .inline: [1, 16]
         case .decode: [1]
+        case .grpc: [1, 16]
         }
     }
 }
