@@ -278,6 +278,11 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),  // --sse: its SSE parser, compared
                 // The `openapi` group's baseline: the generated client over its own AHC transport.
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                // The grpc group: the generated client vs StrataGRPC, against the demo's gRPC server.
+                "StrataGRPC",
+                "StrataGRPCDemo",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
             ]
         ),
         // The load gate the test targets share (they run in one process).

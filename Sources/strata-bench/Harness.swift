@@ -199,6 +199,15 @@ enum Harness {
                     baseline: ("loopback", strataRequests(plain, routes: routes)),
                     subject: ("cache hit", strataRequests(cached, routes: routes)))
             }
+        case .grpc:
+            guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+            try await GRPCRequestSets.with { sets in
+                for subject in [("strata", sets.strata), ("strata+retry", sets.retrying)] {
+                    try await runWorkloads(
+                        group, options: options, record: record, kinds: [.user], baseline: ("raw", sets.raw),
+                        subject: subject)
+                }
+            }
         }
     }
 

@@ -37,6 +37,9 @@ enum PairGroup: String, CaseIterable, Sendable, Codable {
     /// swift-openapi-async-http-client's `AsyncHTTPClientTransport` vs over Strata
     /// (`NetworkerTransport` over Strata's `AsyncHTTPClientTransport`).
     case openapi
+    /// The generated grpc-swift client vs `GRPCNetworker`, a unary call to the demo's
+    /// in-process gRPC server (GRPCPairs.swift).
+    case grpc
 
     /// What the group compares, for the report.
     var title: String {
@@ -51,6 +54,7 @@ enum PairGroup: String, CaseIterable, Sendable, Codable {
         case .openapi:
             "the generated client over OpenAPIAsyncHTTPClient vs over Strata "
                 + "(NetworkerTransport over AsyncHTTPClientTransport)"
+        case .grpc: "the generated grpc-swift client vs StrataGRPC's GRPCNetworker (unary, in-process server)"
         }
     }
 
@@ -60,6 +64,7 @@ enum PairGroup: String, CaseIterable, Sendable, Codable {
         case .ahc: [1, 16, 64]
         case .urlsession, .mock, .cacheMemory, .cacheSQLite, .inline, .openapi: [1, 16]
         case .decode: [1]
+        case .grpc: [1, 16]
         }
     }
 }

@@ -1,0 +1,116 @@
+import Foundation
+import GRPCCore
+import GRPCNIOTransportHTTP2
+import Strata
+import StrataGRPC
+import StrataGRPCDemo
+
+// The demo's app model, not the bench's own `User` (Models.swift).
+import struct StrataDemo.User
+
+// The `grpc` group: a unary `GetUser(1)` against the demo's gRPC server (in this process,
+// on 127.0.0.1), by the generated grpc-swift client (bytes → `UserMessage`, its name
+// checked) and by `GRPCNetworker` (bytes → `UserMessage` → the demo's `UserEntry` DTO →
+// its app `User`, the same model code the HTTP demo reads JSON into). Each side has a
+// client and a connection of its own, the call's deadline 60 s, no interceptors; a second
+// Strata subject adds `GRPCRetryInterceptor` (and so grpc-swift's retry executor).
+
+/// The request sets of the `grpc` group.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+struct GRPCRequestSets: Sendable {
+    /// The generated `Strata_Demo_V1_UserService.Client` over a plain `GRPCClient`.
+    var raw: RequestSet
+    /// `GRPCNetworker` with no interceptors.
+    var strata: RequestSet
+    /// `GRPCNetworker` with a `GRPCRetryInterceptor` (`GetUser` idempotent).
+    var retrying: RequestSet
+
+    /// The user the demo's `GetUser(1)` answers.
+    static let expectedName = "Ann"
+
+    /// Starts the demo gRPC server and three clients to it, runs `body` with their
+    /// request sets, then stops the clients and the server whether or not it succeeded.
+    static func with(_ body: (GRPCRequestSets) async throws -> Void) async throws {
+        let server = try await DemoGRPCServer.start()
+        print(
+            "grpc: the demo gRPC server runs in this process, \(server.host):\(server.port): "
+                + "the CPU column includes its work on both sides")
+        func transport() throws -> HTTP2ClientTransport.Posix {
+            try HTTP2ClientTransport.Posix(
+                target: .ipv4(address: server.host, port: server.port), transportSecurity: .plaintext)
+        }
+        var failure: (any Error)?
+        var connections: [Task<Void, any Error>] = []
+        var shutdowns: [@Sendable () -> Void] = []
+        do {
+            let client = GRPCClient(transport: try transport())
+            var configuration = GRPCNetworker.Configuration()
+            if !StrataBench.deadlineOn { configuration.timeout = nil }
+            let strata = GRPCNetworker(transport: try transport(), configuration: configuration)
+            let retrying = GRPCNetworker(
+                transport: try transport(),
+                interceptors: [
+                    GRPCRetryInterceptor(idempotentMethods: [Strata_Demo_V1_UserService.Method.GetUser.descriptor])
+                ],
+                configuration: configuration)
+            connections = [
+                Task { try await client.runConnections() },
+                Task { try await strata.runConnections() },
+                Task { try await retrying.runConnections() },
+            ]
+            shutdowns = [
+                { client.beginGracefulShutdown() }, { strata.beginGracefulShutdown() },
+                { retrying.beginGracefulShutdown() },
+            ]
+            try await body(
+                GRPCRequestSets(
+                    raw: rawRequests(Strata_Demo_V1_UserService.Client(wrapping: client)),
+                    strata: try strataRequests(strata), retrying: try strataRequests(retrying)))
+        } catch {
+            failure = error
+        }
+        for shutdown in shutdowns { shutdown() }
+        for connection in connections { _ = await connection.result }
+        await server.shutdown()
+        if let failure { throw failure }
+    }
+
+    /// The generated client: `getUser` with a 60 s timeout, the message's name checked.
+    private static func rawRequests(_ client: Strata_Demo_V1_UserService.Client<HTTP2ClientTransport.Posix>)
+        -> RequestSet
+    {
+        let options = {
+            var options = CallOptions.defaults
+            options.timeout = .seconds(60)
+            return options
+        }()
+        let request = Strata_Demo_V1_GetUserRequest.with { $0.id = 1 }
+        return requestSet {
+            try check(user: try await client.getUser(request, options: options).name)
+        }
+    }
+
+    /// `GRPCNetworker.send` of a `GRPCEndpoint` decoding the demo's app `User`.
+    private static func strataRequests(_ networker: GRPCNetworker) throws -> RequestSet {
+        let endpoint = GRPCEndpoint(
+            try RequestDescription(
+                route: GRPCRoute(Strata_Demo_V1_UserService.Method.GetUser.descriptor),
+                message: Strata_Demo_V1_GetUserRequest.with { $0.id = 1 }),
+            decoding: StrataDemo.User.self)
+        return requestSet {
+            try check(user: try await networker.send(endpoint).name)
+        }
+    }
+
+    /// `user` as the user workload; the group has no other.
+    private static func requestSet(user: @escaping @Sendable () async throws -> Void) -> RequestSet {
+        let none: @Sendable () async throws -> Void = {
+            throw BenchError(description: "the grpc group measures the unary user call only")
+        }
+        return RequestSet(user: user, photos: none, form: none)
+    }
+
+    private static func check(user name: String) throws {
+        guard name == expectedName else { throw BenchError(description: "unexpected user \(name)") }
+    }
+}
