@@ -1,5 +1,6 @@
 import GRPCCore
 import GRPCNIOTransportHTTP2
+import Strata
 
 /// The demo's gRPC server, in-process on loopback: ``DemoUserService`` (and any other
 /// services given), started and stopped as ``StrataDemoServer/DemoServer`` is.
@@ -59,8 +60,10 @@ public final class DemoGRPCServer: Sendable {
     public func shutdown(grace: Duration = .milliseconds(500)) async {
         server.beginGracefulShutdown()
         let serving = self.serving
+        // Strata's own sleep: cancelled once the server has stopped, it releases its timer
+        // at once (a cancelled `Task.sleep` keeps it until its deadline on Linux).
         let deadline = Task {
-            try await Task.sleep(for: grace)
+            try await Deadline.sleep(for: grace)
             serving.cancel()
         }
         _ = await serving.result

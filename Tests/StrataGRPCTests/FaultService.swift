@@ -1,4 +1,5 @@
 import GRPCCore
+import Strata
 import StrataGRPCDemo
 import Synchronization
 
@@ -8,7 +9,8 @@ import Synchronization
 /// - `hang` never answers (until the call is cancelled);
 /// - `malformed` answers bytes that are no protobuf message;
 /// - `unknown-type` answers a `UserMessage` whose `type` is 7, which no `UserType` is;
-/// - `echo` answers an empty message and sends back the request's `x-trace` and
+/// - `echo` answers an empty message and sends back the request's `grpc-timeout` (as
+///   `x-grpc-timeout`), `x-trace` and
 ///   `x-blob-bin` metadata as its own;
 /// - `flaky:CODE:N:KEY` ends the first `N` calls with key `KEY` with status `CODE`, then
 ///   answers an empty message;
@@ -49,7 +51,7 @@ struct FaultService: RegistrableRPCService {
                 }
                 return StreamingServerResponse(single: ServerResponse(message: []))
             case "hang":
-                try await Task.sleep(for: .seconds(600))
+                try await Deadline.sleep(for: .seconds(600))  // released at once when cancelled
                 return StreamingServerResponse(single: ServerResponse(message: []))
             case "malformed":
                 return StreamingServerResponse(single: ServerResponse(message: [0xFF, 0xFF, 0xFF, 0xFF]))
@@ -67,6 +69,9 @@ struct FaultService: RegistrableRPCService {
                 }
                 for value in request.metadata[binaryValues: "x-blob-bin"] {
                     metadata.addBinary(value, forKey: "x-blob-bin")
+                }
+                for value in request.metadata[stringValues: "grpc-timeout"] {
+                    metadata.addString(value, forKey: "x-grpc-timeout")
                 }
                 return StreamingServerResponse(single: ServerResponse(message: [], metadata: metadata))
             default:

@@ -116,6 +116,11 @@ struct GRPCNetworkerTests {
                     decoding: Strata_Demo_V1_UserMessage.self))
             #expect(Array(echo.metadata[stringValues: "x-trace"]) == ["abc-123"])
             #expect(Array(echo.metadata[binaryValues: "x-blob-bin"]) == [blob])
+            // The call's deadline (60 s by default) reaches the server as the time left, in
+            // microseconds.
+            let timeout = try #require(echo.metadata[stringValues: "x-grpc-timeout"].first(where: { _ in true }))
+            #expect(timeout.hasSuffix("u"))
+            #expect((59_000_000...60_000_000).contains(Int(timeout.dropLast()) ?? 0), "\(timeout)")
         }
     }
 
