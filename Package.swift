@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),  // StrataOpenAPI
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),  // StrataGRPC
         // strata-bench only: the `openapi` group's baseline transport.
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),  // the fault server's gzip bodies
@@ -214,6 +215,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),  // a call's head in StrataError.request
                 .product(name: "NIOCore", package: "swift-nio"),  // tells a refused connection from a lost one
                 .product(name: "NIOPosix", package: "swift-nio"),
+                // A server stream's messages handed to the reader one at a time (back pressure).
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]
         ),
         // The demo's user service over gRPC: the generated code (Generated/, committed), the

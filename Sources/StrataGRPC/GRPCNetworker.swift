@@ -1,3 +1,4 @@
+import AsyncAlgorithms
 import Foundation
 import GRPCCore
 import HTTPTypes
@@ -198,26 +199,31 @@ public struct GRPCNetworker: Sendable {
     ///
     /// The call starts at once and ends with the stream: a failure (a status, the deadline,
     /// a malformed message) ends the iteration with that ``Strata/StrataError``, and
-    /// ending the iteration early (or cancelling its task) cancels the call. Messages the
-    /// iteration has not read yet wait in memory.
+    /// cancelling the iterating task, or dropping the stream unfinished, cancels the call.
+    /// The stream is read at the iteration's pace: a message is taken from the call only
+    /// once the iteration has the one before, so at most one parsed message waits and a
+    /// slow reader holds the server back through HTTP/2 flow control, however long the
+    /// stream. The transport reads ahead of that on its own, up to its HTTP/2 window and
+    /// its buffers: with `HTTP2ClientTransport.Posix`'s default 8 MiB window, most of a
+    /// 125 MiB stream before the server was held back (measured); a 64 KiB window held it
+    /// to 1–10 MiB. Set the transport's `config.http2.targetWindowSize` to bound it.
     public func stream<Response: Sendable>(_ endpoint: GRPCEndpoint<Response>) -> GRPCResponseStream<Response> {
-        let (stream, continuation) = AsyncThrowingStream<Response, any Error>.makeStream()
+        let channel = AsyncThrowingChannel<Response, any Error>()
         let task = Task {
             do throws(StrataError) {
-                try await self.serverStreaming(endpoint) { value in continuation.yield(value) }
-                continuation.finish()
+                try await self.serverStreaming(endpoint) { value in await channel.send(value) }
+                channel.finish()
             } catch {
-                continuation.finish(throwing: error)
+                channel.fail(error)
             }
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return GRPCResponseStream(stream)
+        return GRPCResponseStream(channel, call: GRPCStreamCall(task, head: endpoint.request.head))
     }
 
     /// Runs a server-streaming call, handing each parsed message to `receive`.
     private func serverStreaming<Response: Sendable>(
         _ endpoint: GRPCEndpoint<Response>,
-        receive: @escaping @Sendable (Response) -> Void
+        receive: @escaping @Sendable (Response) async -> Void
     ) async throws(StrataError) {
         let (request, head, options) = try prepare(endpoint)
         let scope = scope(for: endpoint, head: head, options: options)
@@ -231,7 +237,7 @@ public struct GRPCNetworker: Sendable {
                     let contents = try response.accepted.get()
                     for try await part in contents.bodyParts {
                         guard case .message(let bytes) = part else { continue }
-                        receive(try Self.parse(bytes, parse: parse, head: head))
+                        await receive(try Self.parse(bytes, parse: parse, head: head))
                     }
                 }
             }
@@ -303,49 +309,69 @@ public struct GRPCNetworker: Sendable {
 }
 
 /// The parsed messages of a server-streaming call (``GRPCNetworker/stream(_:)``), in
-/// order; a failure ends the iteration with a ``Strata/StrataError``.
+/// order, read at the iteration's pace; a failure ends the iteration with a
+/// ``Strata/StrataError``. Iterate it once.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 public struct GRPCResponseStream<Element: Sendable>: AsyncSequence, Sendable {
     /// Every failure is a ``Strata/StrataError``.
     public typealias Failure = StrataError
 
-    private let base: AsyncThrowingStream<Element, any Error>
+    private let channel: AsyncThrowingChannel<Element, any Error>
+    private let call: GRPCStreamCall
 
-    init(_ base: AsyncThrowingStream<Element, any Error>) {
-        self.base = base
+    init(_ channel: AsyncThrowingChannel<Element, any Error>, call: GRPCStreamCall) {
+        self.channel = channel
+        self.call = call
     }
 
     /// Iterates the messages.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: base.makeAsyncIterator())
+        AsyncIterator(base: channel.makeAsyncIterator(), call: call)
     }
 
     /// Reads the messages one at a time.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var base: AsyncThrowingStream<Element, any Error>.AsyncIterator
+        var base: AsyncThrowingChannel<Element, any Error>.Iterator
+        let call: GRPCStreamCall
 
         /// The next message, or `nil` after the last one.
-        /// - Throws: ``Strata/StrataError`` when the call failed.
+        /// - Throws: ``Strata/StrataError`` when the call failed or the iterating task was
+        ///   cancelled (``Strata/StrataError/Kind/cancelled``).
         public mutating func next() async throws(StrataError) -> Element? {
+            let call = self.call
             do {
-                return try await base.next()
+                let element = try await withTaskCancellationHandler {
+                    try await base.next()
+                } onCancel: {
+                    call.cancel()
+                }
+                if element == nil, Task.isCancelled { throw CancellationError() }
+                return element
             } catch {
-                throw Self.strataError(error)
+                throw (error as? StrataError) ?? GRPCErrors.strataError(error, request: call.head, phase: .readingBody)
             }
         }
+    }
+}
 
-        /// The next message, or `nil` after the last one.
-        /// - Throws: ``Strata/StrataError`` when the call failed.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(StrataError) -> Element? {
-            do {
-                return try await base.next(isolation: actor)
-            } catch {
-                throw Self.strataError(error)
-            }
-        }
+/// The task running a server-streaming call: cancelled when its stream is cancelled or
+/// goes away, so no call outlives its reader.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+final class GRPCStreamCall: Sendable {
+    private let task: Task<Void, Never>
+    /// The call's head, for the errors of its reader.
+    let head: HTTPRequest
 
-        private static func strataError(_ error: any Error) -> StrataError {
-            (error as? StrataError) ?? StrataError(.transport, underlying: TransportError(.other, underlying: error))
-        }
+    init(_ task: Task<Void, Never>, head: HTTPRequest) {
+        self.task = task
+        self.head = head
+    }
+
+    func cancel() {
+        task.cancel()
+    }
+
+    deinit {
+        task.cancel()
     }
 }

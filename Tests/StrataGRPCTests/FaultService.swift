@@ -15,7 +15,9 @@ import Synchronization
 /// - `flaky:CODE:N:KEY` ends the first `N` calls with key `KEY` with status `CODE`, then
 ///   answers an empty message;
 /// - `auth` answers an empty message when the `authorization` metadata is
-///   `Bearer fresh`, and `unauthenticated` otherwise.
+///   `Bearer fresh`, and `unauthenticated` otherwise;
+/// - `firehose:N:SIZE` streams `N` messages of `SIZE` bytes (each filled with its index
+///   modulo 256), counting under the key `firehose` each one the transport took.
 ///
 /// ``calls`` counts every call, ``CallCounter/value(for:)`` the calls of one key (a
 /// `flaky` call's `KEY`, `auth`).
@@ -41,6 +43,16 @@ struct FaultService: RegistrableRPCService {
                     return StreamingServerResponse(error: RPCError(code: code, message: "flaky \(count)"))
                 }
                 return StreamingServerResponse(single: ServerResponse(message: []))
+            }
+            if fault.hasPrefix("firehose:") {
+                let fields = fault.split(separator: ":").dropFirst().map { Int($0)! }
+                return StreamingServerResponse { writer in
+                    for index in 0..<fields[0] {
+                        try await writer.write([UInt8](repeating: UInt8(index % 256), count: fields[1]))
+                        calls.increment("firehose")
+                    }
+                    return [:]
+                }
             }
             switch fault {
             case "auth":

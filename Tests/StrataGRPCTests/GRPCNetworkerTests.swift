@@ -194,6 +194,27 @@ struct GRPCNetworkerTests {
         }
     }
 
+    @Test("Cancelling the task that reads a server stream ends it with .cancelled")
+    func serverStreamingCancelled() async throws {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+        try await withDemo { networker, _ in
+            let stream = networker.stream(GRPCEndpoint(try fault("hang"), parse: { $0 }))
+            let reader = Task { () throws -> Int in
+                var read = 0
+                for try await _ in stream { read += 1 }
+                return read
+            }
+            try await Deadline.sleep(for: .milliseconds(200))
+            reader.cancel()
+            let result = await reader.result
+            guard case .failure(let error) = result else {
+                Issue.record("expected a failure, got \(result)")
+                return
+            }
+            #expect((error as? StrataError)?.kind == .cancelled)
+        }
+    }
+
     @Test("A handler that never answers stops at the client's deadline, as timedOut")
     func deadline() async throws {
         guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
