@@ -27,6 +27,9 @@ public struct GRPCEndpoint<Response>: Sendable {
     /// How long the whole call may take; `nil` uses the client's
     /// ``GRPCNetworker/Configuration/timeout``.
     public var timeout: Duration?
+    /// How long each attempt may wait for the server's answer; `nil` uses the client's
+    /// ``GRPCNetworker/Configuration/attemptTimeout`` (see ``GRPCAttemptTimeoutTransport``).
+    public var attemptTimeout: Duration?
     /// Values for the client's interceptors, under their keys: the call's
     /// ``Strata/MiddlewareContext/values``, as ``Strata/Endpoint/options`` are over HTTP.
     public var options = CallValues()
@@ -44,6 +47,15 @@ public struct GRPCEndpoint<Response>: Sendable {
     public func timeout(_ duration: Duration) -> GRPCEndpoint {
         var copy = self
         copy.timeout = duration
+        return copy
+    }
+
+    /// How long each attempt may wait for the server's answer (its response metadata or
+    /// status) before it ends as timed out, and is retried under a ``GRPCRetryInterceptor``
+    /// (see ``GRPCAttemptTimeoutTransport``).
+    public func attemptTimeout(_ duration: Duration) -> GRPCEndpoint {
+        var copy = self
+        copy.attemptTimeout = duration
         return copy
     }
 

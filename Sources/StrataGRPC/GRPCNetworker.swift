@@ -53,6 +53,11 @@ public struct GRPCNetworker: Sendable {
         /// How long a whole call may take (a server stream until its last message); `nil`
         /// for no limit.
         public var timeout: Duration? = .seconds(60)
+        /// How long each attempt may wait for the server's answer (its response metadata
+        /// or status); `nil` for no limit besides ``timeout``. Enforced by the
+        /// ``GRPCAttemptTimeoutTransport`` that ``GRPCNetworker/init(transport:interceptors:configuration:)``
+        /// wraps its transport in.
+        public var attemptTimeout: Duration?
         /// The largest response message the client accepts; `nil` for grpc-swift's default
         /// (4 MiB).
         public var maxResponseMessageBytes: Int?
@@ -83,7 +88,9 @@ public struct GRPCNetworker: Sendable {
     }
 
     /// Creates a client over `transport`, with its own `GRPCClient`; call
-    /// ``runConnections()`` (in a task of its own) to connect.
+    /// ``runConnections()`` (in a task of its own) to connect. The transport is wrapped in
+    /// a ``GRPCAttemptTimeoutTransport``, for ``Configuration/attemptTimeout`` and
+    /// ``GRPCEndpoint/attemptTimeout``.
     /// - Parameters:
     ///   - transport: the gRPC transport, such as `HTTP2ClientTransport.Posix`.
     ///   - interceptors: grpc-swift interceptors every call passes through, first is
@@ -99,7 +106,9 @@ public struct GRPCNetworker: Sendable {
         if configuration.executionPolicy == nil {
             configuration.executionPolicy = Self.executionPolicy(for: interceptors)
         }
-        self.init(client: GRPCClient(transport: transport, interceptors: interceptors), configuration: configuration)
+        self.init(
+            client: GRPCClient(transport: GRPCAttemptTimeoutTransport(transport), interceptors: interceptors),
+            configuration: configuration)
     }
 
     /// The grpc-swift execution policy Strata's interceptors among `interceptors` need:
@@ -273,13 +282,14 @@ public struct GRPCNetworker: Sendable {
         return (ClientRequest(message: bytes, metadata: metadata), head, options)
     }
 
-    /// The call's policy scope: its deadline (from `options`' timeout), the client's
-    /// logger, the endpoint's values and retry rule.
+    /// The call's policy scope: its deadline (from `options`' timeout), its attempts'
+    /// limit, the client's logger, the endpoint's values and retry rule.
     private func scope<Response>(for endpoint: GRPCEndpoint<Response>, head: HTTPRequest, options: CallOptions)
         -> GRPCCallScope
     {
         var context = MiddlewareContext(
-            deadline: options.timeout.map { ContinuousClock.now + $0 }, logger: configuration.logger,
+            deadline: options.timeout.map { ContinuousClock.now + $0 },
+            attemptTimeout: endpoint.attemptTimeout ?? configuration.attemptTimeout, logger: configuration.logger,
             values: endpoint.options)
         if let rule = endpoint.retry { context.retry = rule }
         return GRPCCallScope(context: context, head: head, spansAttempts: true)

@@ -17,7 +17,8 @@ import Strata
 ///
 /// ## What is retried
 /// A call is retried when its status is one of ``retryableCodes`` (`unavailable` unless
-/// told otherwise; add `resourceExhausted` or `aborted` when the server means "try again")
+/// told otherwise; add `resourceExhausted` or `aborted` when the server means "try again";
+/// an attempt given up by its ``GRPCAttemptTimeoutTransport`` limit counts as `unavailable`)
 /// and its method may be sent twice: one of ``idempotentMethods``, or a call whose
 /// endpoint says so (``GRPCEndpoint/retry(_:)`` with ``Strata/RetryRule/withIdempotencyKey``,
 /// or a ``Strata/RetryRule/custom(_:)`` decision, which sees the status as the attempt's
@@ -143,7 +144,9 @@ public struct GRPCRetryInterceptor: ClientInterceptor {
         if error.cause is CircuitOpenError { return nil }
         let pushback = GRPCMetadataKeys.pushback(in: error.metadata)
         if case .some(.none) = pushback { return nil }
-        let retryable = retryableCodes.contains(error.code)
+        // An attempt given up by its limit did not get an answer this time, as `unavailable`.
+        let code = error.cause is GRPCAttemptTimedOut ? .unavailable : error.code
+        let retryable = retryableCodes.contains(code)
         switch scope.context.retry {
         case .never:
             return nil

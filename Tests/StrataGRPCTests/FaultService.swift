@@ -16,6 +16,9 @@ import Synchronization
 ///   answers an empty message;
 /// - `auth` answers an empty message when the `authorization` metadata is
 ///   `Bearer fresh`, and `unauthenticated` otherwise;
+/// - `hang-first:N:KEY` never answers the first `N` calls with key `KEY` (until each RPC
+///   is cancelled, counting the cancelled ones under `KEY-cancelled`), then answers an
+///   empty message;
 /// - `firehose:N:SIZE` streams `N` messages of `SIZE` bytes (each filled with its index
 ///   modulo 256), counting under the key `firehose` each one the transport took.
 ///
@@ -41,6 +44,29 @@ struct FaultService: RegistrableRPCService {
                 guard count > Int(fields[2])! else {
                     let code = RPCError.Code(Status.Code(rawValue: Int(fields[1])!)!)!
                     return StreamingServerResponse(error: RPCError(code: code, message: "flaky \(count)"))
+                }
+                return StreamingServerResponse(single: ServerResponse(message: []))
+            }
+            if fault.hasPrefix("hang-first:") {
+                let fields = fault.split(separator: ":", maxSplits: 2).map(String.init)
+                if calls.increment(fields[2]) <= Int(fields[1])! {
+                    // Waits until grpc-swift says the RPC is cancelled (the client reset
+                    // the stream, say), as a handler that watches for it does.
+                    let wait = Task { try await Deadline.sleep(for: .seconds(600)) }
+                    do {
+                        try await withTaskCancellationHandler {
+                            try await withRPCCancellationHandler {
+                                try await wait.value
+                            } onCancelRPC: {
+                                wait.cancel()
+                            }
+                        } onCancel: {
+                            wait.cancel()
+                        }
+                    } catch {
+                        calls.increment("\(fields[2])-cancelled")
+                        throw error
+                    }
                 }
                 return StreamingServerResponse(single: ServerResponse(message: []))
             }

@@ -65,6 +65,51 @@ struct GRPCPolicyTests {
         }
     }
 
+    @Test("Two attempts that never answer, given up at the attempt timeout, then OK: 3 server calls, 2 cancelled")
+    func attemptTimeoutRetried() async throws {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+        let retry = GRPCRetryInterceptor(
+            policy: quickRetries(3), budget: RetryBudget(), idempotentMethods: [FaultService.method])
+        var configuration = GRPCNetworker.Configuration()
+        configuration.timeout = .seconds(30)
+        configuration.attemptTimeout = .milliseconds(200)
+        try await withDemo(configuration: configuration, interceptors: [retry]) { networker, faults in
+            let start = ContinuousClock.now
+            let response = try await networker.response(for: faultEndpoint("hang-first:2:a"))
+            let elapsed = start.duration(to: .now)
+            #expect(faults.calls.value(for: "a") == 3)
+            #expect(response.retry == RetrySummary(attempts: 3, stopReason: .notRetryable))
+            #expect(elapsed >= .milliseconds(400) && elapsed < .seconds(10), "took \(elapsed)")
+            // The server's handlers of the two abandoned attempts were cancelled.
+            for _ in 0..<50 where faults.calls.value(for: "a-cancelled") < 2 {
+                try await Deadline.sleep(for: .milliseconds(20))
+            }
+            #expect(faults.calls.value(for: "a-cancelled") == 2)
+        }
+    }
+
+    @Test(
+        "Without retries, an attempt over the endpoint's attempt timeout fails as timedOut, long before the call's deadline"
+    )
+    func attemptTimeoutWithoutRetry() async throws {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+        var configuration = GRPCNetworker.Configuration()
+        configuration.timeout = .seconds(30)
+        try await withDemo(configuration: configuration) { networker, faults in
+            let start = ContinuousClock.now
+            let error = await #expect(throws: StrataError.self) {
+                try await networker.send(faultEndpoint("hang-first:9:b").attemptTimeout(.milliseconds(200)))
+            }
+            let elapsed = start.duration(to: .now)
+            #expect(error?.kind == .transport)
+            #expect(error?.transportError?.kind == .timedOut)
+            #expect(error?.grpcStatus?.code == .deadlineExceeded)
+            #expect(error?.grpcStatus?.message == "the attempt timed out after 0.2 seconds")
+            #expect(faults.calls.value(for: "b") == 1)
+            #expect(elapsed >= .milliseconds(150) && elapsed < .seconds(5), "took \(elapsed)")
+        }
+    }
+
     @Test("A method not marked idempotent gets its unavailable after 1 server call, unless its endpoint is marked")
     func nonIdempotent() async throws {
         guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
@@ -188,7 +233,9 @@ struct GRPCPolicyTests {
 
 @Suite("Strata's interceptors on a plain GRPCClient", .isTimed)
 struct GRPCPlainClientPolicyTests {
-    @Test("With GRPCNetworker.executionPolicy(for:), a plain client retries and renews through the same interceptors")
+    @Test(
+        "With GRPCNetworker.executionPolicy(for:), a plain client retries, renews and bounds attempts through the same interceptors"
+    )
     func plainClient() async throws {
         guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
         let faults = FaultService()
@@ -199,8 +246,10 @@ struct GRPCPlainClientPolicyTests {
             GRPCAuthenticationInterceptor(tokens),
         ]
         let client = GRPCClient(
-            transport: try HTTP2ClientTransport.Posix(
-                target: .ipv4(address: "127.0.0.1", port: server.port), transportSecurity: .plaintext),
+            transport: GRPCAttemptTimeoutTransport(
+                try HTTP2ClientTransport.Posix(
+                    target: .ipv4(address: "127.0.0.1", port: server.port), transportSecurity: .plaintext),
+                timeout: .milliseconds(200)),
             interceptors: interceptors)
         let connections = Task { try await client.runConnections() }
         var options = CallOptions.defaults
@@ -222,6 +271,9 @@ struct GRPCPlainClientPolicyTests {
             _ = try await call("auth")
             #expect(tokens.refreshes == 1)
             #expect(faults.calls.value(for: "auth") == 2)
+            // Two attempts given up at 200 ms each, then the answer.
+            _ = try await call("hang-first:2:c")
+            #expect(faults.calls.value(for: "c") == 3)
         } catch {
             Issue.record(error)
         }
