@@ -239,11 +239,14 @@ struct Options: Sendable {
                    workload sends N/20); R: rounds (default 5), the order rotated each round
                  --quick: N 300 (unless given) and 3 rounds, for a smoke run
                  GROUPS: comma-separated of ahc, urlsession, mock, decode, cache-memory,
-                   cache-sqlite, inline, openapi (default all)
+                   cache-sqlite, inline, openapi, grpc (default all)
                  openapi: the demo API's generated client (StrataDemoOpenAPI) over
                    swift-openapi-async-http-client vs over Strata (NetworkerTransport over
                    AsyncHTTPClientTransport), each on its own HTTPClient: getUser (GET
                    /users/1) and registerUser (POST /user/register, JSON) at c1 and c16
+                 grpc: the demo's generated grpc-swift client vs GRPCNetworker (alone and
+                   with GRPCRetryInterceptor), a unary GetUser to the in-process demo gRPC
+                   server at c1 and c16
                  --in-process: the server runs in this process (its CPU then counts as the
                    client's); by default the bench starts itself with --serve as a child
                  --json PATH: the same results as JSON, with a ratio per pair and workload
@@ -256,7 +259,7 @@ struct Options: Sendable {
                  exits 1 when RSS grows more than X MB after the warm-up
                swift run -c release strata-bench --sse [--events N] [--quick] [--only PARTS]
                  [--in-process] [--json PATH]
-                 the stream parsers (issue 21): MB/s of Strata's serverSentEvents() vs
+                 the stream parsers: MB/s of Strata's serverSentEvents() vs
                  swift-openapi-runtime's asDecodedServerSentEvents() on the same 100 MB in
                  memory (3 runs each, alternately), and of lines(), jsonLines(of:) and
                  jsonSequence(of:); events/s of Networker.events over each transport from

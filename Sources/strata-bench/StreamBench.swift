@@ -12,7 +12,7 @@ import StrataURLSession
     import Glibc
 #endif
 
-/// `strata-bench --sse`: the stream parsers (issue 21), in three parts.
+/// `strata-bench --sse`: the stream parsers, in three parts.
 ///
 /// 1. Parse throughput: Strata's `serverSentEvents()` and swift-openapi-runtime's
 ///    `asDecodedServerSentEvents()` over the same 100 MB event stream in memory, cut into

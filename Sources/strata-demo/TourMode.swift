@@ -31,7 +31,7 @@ struct TourMode {
         }
         let open = transport.open()
         let report = await tour(baseURL: baseURL, on: open.transport)
-        let secondProtocolPassed = await secondProtocol(httpBaseURL: baseURL, on: open.transport)
+        let grpcSteps = await secondProtocol(httpBaseURL: baseURL, on: open.transport)
 
         var shutdownProblem: (any Error)?
         do {
@@ -43,25 +43,35 @@ struct TourMode {
 
         if let trace { Console.print(trace.summary()) }
         Console.print(Transcript.footer(for: report))
+        let grpcFailures = grpcSteps?.failed ?? []
+        if let grpcSteps {
+            Console.print(
+                grpcFailures.isEmpty
+                    ? "✔ All \(grpcSteps.total) gRPC steps behaved as expected."
+                    : "✘ \(grpcFailures.count) of \(grpcSteps.total) gRPC steps did not behave as expected: "
+                        + grpcFailures.joined(separator: ", "))
+        }
         if let shutdownProblem {
             Console.print("✘ The \(transport.displayName) transport did not shut down cleanly: \(shutdownProblem)")
         }
-        guard report.allPassed, secondProtocolPassed, shutdownProblem == nil else { throw ExitCode.failure }
+        guard report.allPassed, grpcFailures.isEmpty, shutdownProblem == nil else { throw ExitCode.failure }
     }
 
     /// The "Second protocol" section: the embedded demo gRPC server, toured with
-    /// ``GRPCTour``; skipped (and passing) when touring an external server, which serves
-    /// no gRPC here, and where grpc-swift 2 is not available.
-    private func secondProtocol(httpBaseURL: URL, on transport: any Transport) async -> Bool {
+    /// ``GRPCTour``: how many steps it had and the titles of those that failed, or `nil`
+    /// when skipped (touring an external server, which serves no gRPC here, and where
+    /// grpc-swift 2 is not available).
+    private func secondProtocol(httpBaseURL: URL, on transport: any Transport) async -> (total: Int, failed: [String])?
+    {
         guard externalBaseURL == nil, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-        else { return true }
+        else { return nil }
         Console.print("\nSecond protocol · gRPC through the same routes, model layers and .resilient() policies")
         let server: DemoGRPCServer
         do {
             server = try await DemoGRPCServer.start()
         } catch {
             Console.print("✘ the demo gRPC server did not start: \(error)")
-            return false
+            return (1, ["start the demo gRPC server"])
         }
         let steps = await GRPCTour(grpcPort: server.port, httpBaseURL: httpBaseURL, httpTransport: transport).run {
             step in
@@ -72,7 +82,7 @@ struct TourMode {
             Console.print("\(step.passed ? "✔" : "✘") gRPC \(step.title)  \(time)\n      \(step.summary)")
         }
         await server.shutdown()
-        return steps.allSatisfy(\.passed)
+        return (steps.count, steps.filter { !$0.passed }.map(\.title))
     }
 
     private func tour(baseURL: URL, on transport: any Transport) async -> TourReport {
