@@ -12,14 +12,17 @@ import struct StrataDemo.User
 // on 127.0.0.1), by the generated grpc-swift client (bytes → `UserMessage`, its name
 // checked) and by `GRPCNetworker` (bytes → `UserMessage` → the demo's `UserEntry` DTO →
 // its app `User`, the same model code the HTTP demo reads JSON into). Each side has a
-// client and a connection of its own, the call's deadline 60 s, no interceptors; a second
-// Strata subject adds `GRPCRetryInterceptor` (and so grpc-swift's retry executor).
+// client and a connection of its own, the call's deadline 60 s, no interceptors. A second
+// pair retries `unavailable`: the raw client with grpc-swift's retry policy, Strata with
+// `GRPCRetryInterceptor` (which runs that same retry executor, deciding through pushback).
 
 /// The request sets of the `grpc` group.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 struct GRPCRequestSets: Sendable {
     /// The generated `Strata_Demo_V1_UserService.Client` over a plain `GRPCClient`.
     var raw: RequestSet
+    /// The same, with grpc-swift's retry policy for `unavailable` (its retry executor).
+    var rawRetrying: RequestSet
     /// `GRPCNetworker` with no interceptors.
     var strata: RequestSet
     /// `GRPCNetworker` with a `GRPCRetryInterceptor` (`GetUser` idempotent).
@@ -64,7 +67,8 @@ struct GRPCRequestSets: Sendable {
             ]
             try await body(
                 GRPCRequestSets(
-                    raw: rawRequests(Strata_Demo_V1_UserService.Client(wrapping: client)),
+                    raw: rawRequests(Strata_Demo_V1_UserService.Client(wrapping: client), retrying: false),
+                    rawRetrying: rawRequests(Strata_Demo_V1_UserService.Client(wrapping: client), retrying: true),
                     strata: try strataRequests(strata), retrying: try strataRequests(retrying)))
         } catch {
             failure = error
@@ -75,13 +79,21 @@ struct GRPCRequestSets: Sendable {
         if let failure { throw failure }
     }
 
-    /// The generated client: `getUser` with a 60 s timeout, the message's name checked.
-    private static func rawRequests(_ client: Strata_Demo_V1_UserService.Client<HTTP2ClientTransport.Posix>)
-        -> RequestSet
-    {
+    /// The generated client: `getUser` with a 60 s timeout, the message's name checked;
+    /// `retrying`, under grpc-swift's retry policy for `unavailable` (at most 5 attempts, as
+    /// `GRPCRetryInterceptor`'s calls).
+    private static func rawRequests(
+        _ client: Strata_Demo_V1_UserService.Client<HTTP2ClientTransport.Posix>, retrying: Bool
+    ) -> RequestSet {
         let options = {
             var options = CallOptions.defaults
             options.timeout = .seconds(60)
+            if retrying {
+                options.executionPolicy = .retry(
+                    GRPCCore.RetryPolicy(
+                        maxAttempts: 5, initialBackoff: .milliseconds(100), maxBackoff: .seconds(10),
+                        backoffMultiplier: 2, retryableStatusCodes: [.unavailable]))
+            }
             return options
         }()
         let request = Strata_Demo_V1_GetUserRequest.with { $0.id = 1 }

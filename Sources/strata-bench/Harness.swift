@@ -60,7 +60,7 @@ enum Harness {
         await server?.stop()
 
         report.targets = RunReport.targets(report.results, streams: report.streams)
-        print("targets (issues 10 and 23):")
+        print("targets:")
         print(RunReport.format(report.targets))
         print("allocations: \(report.allocations)")
         if let path = options.jsonPath {
@@ -202,9 +202,14 @@ enum Harness {
         case .grpc:
             guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
             try await GRPCRequestSets.with { sets in
-                for subject in [("strata", sets.strata), ("strata+retry", sets.retrying)] {
+                // Each Strata client against the raw client doing the same: with a retry
+                // policy, both run grpc-swift's retry executor.
+                for (baseline, subject) in [
+                    (("raw", sets.raw), ("strata", sets.strata)),
+                    (("raw+retry", sets.rawRetrying), ("strata+retry", sets.retrying)),
+                ] {
                     try await runWorkloads(
-                        group, options: options, record: record, kinds: [.user], baseline: ("raw", sets.raw),
+                        group, options: options, record: record, kinds: [.user], baseline: baseline,
                         subject: subject)
                 }
             }

@@ -244,9 +244,9 @@ struct Options: Sendable {
                    swift-openapi-async-http-client vs over Strata (NetworkerTransport over
                    AsyncHTTPClientTransport), each on its own HTTPClient: getUser (GET
                    /users/1) and registerUser (POST /user/register, JSON) at c1 and c16
-                 grpc: the demo's generated grpc-swift client vs GRPCNetworker (alone and
-                   with GRPCRetryInterceptor), a unary GetUser to the in-process demo gRPC
-                   server at c1 and c16
+                 grpc: the demo's generated grpc-swift client vs GRPCNetworker, and with
+                   grpc-swift's retry policy vs with GRPCRetryInterceptor, a unary GetUser
+                   to the in-process demo gRPC server at c1 and c16
                  --in-process: the server runs in this process (its CPU then counts as the
                    client's); by default the bench starts itself with --serve as a child
                  --json PATH: the same results as JSON, with a ratio per pair and workload
