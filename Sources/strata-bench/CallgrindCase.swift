@@ -27,6 +27,9 @@ enum CallgrindCase: String, CaseIterable {
     /// The `POST form` workload with no middleware: five fields `.formURL`-encoded, the
     /// echo decoded.
     case pipelineForm = "pipeline-form"
+    /// ``pipelineForm``'s five fields as a JSON body (`.json`) instead: what a form POST
+    /// should not cost more than.
+    case pipelineJSONPost = "pipeline-json-post"
     /// `JSONDecoder().decode` of the same 193 bytes into the DTO, a decoder made per call.
     case decodeUser = "decode-user-plain"
     /// Strata's parse of the 1 MB photo list: bytes → `[PhotoEntry]` → `[Photo]`.
@@ -93,6 +96,13 @@ enum CallgrindCase: String, CaseIterable {
                 routes: .instant
             ).form
             for _ in 0..<iterations { try await request() }
+        case .pipelineJSONPost:
+            let networker = Networker(transport: InstantTransport(), configuration: configuration)
+            let endpoint = Endpoint(
+                RequestDescription(
+                    route: InstantTransport.formURL, method: .post, parameters: Payloads.form, encoding: .json),
+                model: Echo.self)
+            for _ in 0..<iterations { _ = try await networker.send(endpoint) }
         case .ahcRaw, .ahcStrata, .openapiAHC, .openapiStrata:
             // Under valgrind a child process cannot be started (its file descriptors are
             // valgrind's): scripts/callgrind.sh starts the server and passes its address.

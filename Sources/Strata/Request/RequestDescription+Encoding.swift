@@ -41,7 +41,8 @@ extension RequestDescription {
                 bodyBytes = MessageBody(try Self.wrappingErrors(of: parameters) { try jsonEncoder.encode($0) })
                 contentType = "application/json"
             case .formURL(let formEncoder):
-                bodyBytes = MessageBody(try Self.wrappingErrors(of: parameters) { try formEncoder.encode($0) })
+                bodyBytes = MessageBody(
+                    Data(try Self.wrappingErrors(of: parameters) { try formEncoder.encodedBytes($0) }))
                 contentType = "application/x-www-form-urlencoded; charset=utf-8"
             case .urlQuery(let formEncoder):
                 url = try Self.appendingQuery(

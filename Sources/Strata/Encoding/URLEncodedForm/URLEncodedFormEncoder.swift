@@ -58,7 +58,7 @@ public struct URLEncodedFormEncoder: Sendable {
     /// Which ASCII bytes ``allowedCharacters`` leaves unescaped, worked out when the set
     /// is given (the default set's once for all encoders): 128 `CharacterSet` lookups
     /// cost more than escaping a whole form.
-    private var allowedASCII: [Bool]
+    private var allowedASCII: ASCIIByteSet
 
     /// Creates an encoder; every option defaults to Alamofire's default (`allowedCharacters`:
     /// `nil` for `CharacterSet.strataURLQueryAllowed`).
@@ -98,12 +98,22 @@ public struct URLEncodedFormEncoder: Sendable {
     ///   value's own encoding errors (`EncodingError`, or an error thrown by a `.custom`
     ///   date or data closure) are rethrown as they are.
     public func encode(_ value: some Encodable) throws -> String {
-        try encode(jsonTree(for: value))
+        String(decoding: try encodedBytes(value), as: UTF8.self)
     }
 
     /// Encodes a ``JSON`` object into `a=1&b=2` form; an empty object gives `""`.
     /// - Throws: ``ParameterEncodingError`` when `json` is not an object.
     public func encode(_ json: JSON) throws -> String {
+        String(decoding: try encodedBytes(json), as: UTF8.self)
+    }
+
+    /// What `encode(_:)` gives for `value`, as the text's bytes (for a request body).
+    func encodedBytes(_ value: some Encodable) throws -> [UInt8] {
+        try encodedBytes(jsonTree(for: value))
+    }
+
+    /// What `encode(_:)` gives for `json`, as the text's bytes.
+    private func encodedBytes(_ json: JSON) throws -> [UInt8] {
         let serializer = URLEncodedFormSerializer(
             alphabetizeKeyValuePairs: alphabetizeKeyValuePairs,
             arrayEncoding: arrayEncoding,

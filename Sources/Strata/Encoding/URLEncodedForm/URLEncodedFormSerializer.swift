@@ -22,31 +22,40 @@ struct URLEncodedFormSerializer: Sendable {
     /// One unescaped `key=value` pair.
     private typealias Pair = (key: String, value: String)
 
-    /// Serializes `root`, which must be an object.
+    /// Serializes `root`, which must be an object, as the text's UTF-8 bytes (all ASCII):
+    /// each pair escaped straight into one buffer.
     /// - Throws: ``ParameterEncodingError`` when `root` is not an object.
-    func serialize(_ root: JSON) throws -> String {
+    func serialize(_ root: JSON) throws -> [UInt8] {
         guard case .object(let members) = root else {
             throw ParameterEncodingError(
                 reason: "URL-encoded form parameters must be a keyed object, found \(root.kindName)"
             )
         }
         var pairs: [Pair] = []
+        pairs.reserveCapacity(members.count)
         try appendMembers(of: members, under: nil, to: &pairs)
-        return
-            pairs
-            .map { escaper.escape($0.key) + "=" + escaper.escape($0.value) }
-            .joined(separator: "&")
+        var output: [UInt8] = []
+        output.reserveCapacity(pairs.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 2 })
+        for (index, pair) in pairs.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: "&")) }
+            escaper.append(pair.key, to: &output)
+            output.append(UInt8(ascii: "="))
+            escaper.append(pair.value, to: &output)
+        }
+        return output
     }
 
     /// Appends the pairs of every member of an object stored under `parent`
     /// (`nil` for the root object).
     /// Keys are converted by ``keyEncoding`` before they are sorted.
     private func appendMembers(of members: [String: JSON], under parent: String?, to pairs: inout [Pair]) throws {
-        let converted = members.map { (key: keyEncoding.encode($0.key), value: $0.value) }
-        let ordered =
-            alphabetizeKeyValuePairs
-            ? converted.sorted { $0.key < $1.key }
-            : converted
+        var ordered =
+            if case .useDefaultKeys = keyEncoding {
+                members.map { $0 }
+            } else {
+                members.map { (key: keyEncoding.encode($0.key), value: $0.value) }
+            }
+        if alphabetizeKeyValuePairs { ordered.sort { $0.key < $1.key } }
         for (name, value) in ordered {
             let key = parent.map { objectEncoding.key(name, in: $0) } ?? name
             try append(value, forKey: key, to: &pairs)

@@ -8,8 +8,8 @@ import Foundation
 /// contains them, so the output is plain ASCII. A space is written as the
 /// ``URLEncodedFormEncoder/SpaceEncoding`` says, whatever the set.
 struct URLQueryEscaper: Sendable {
-    /// Whether each ASCII byte (the index) is left unescaped.
-    private let allowedASCII: [Bool]
+    /// The ASCII bytes left unescaped.
+    private let allowed: ASCIIByteSet
     /// The bytes written for a space.
     private let spaceReplacement: [UInt8]
 
@@ -17,15 +17,15 @@ struct URLQueryEscaper: Sendable {
     private static let space = UInt8(ascii: " ")
     private static let percent = UInt8(ascii: "%")
 
-    /// An escaper keeping the ASCII bytes `allowedASCII` marks (see ``allowedASCII(in:)``).
-    init(allowedASCII: [Bool], spaceEncoding: URLEncodedFormEncoder.SpaceEncoding) {
-        self.allowedASCII = allowedASCII
+    /// An escaper keeping the ASCII bytes in `allowedASCII` (see ``allowedASCII(in:)``).
+    init(allowedASCII: ASCIIByteSet, spaceEncoding: URLEncodedFormEncoder.SpaceEncoding) {
+        allowed = allowedASCII
         spaceReplacement = spaceEncoding.replacement
     }
 
-    /// Whether each ASCII byte (the index) is in `set`.
-    static func allowedASCII(in set: CharacterSet) -> [Bool] {
-        (0..<128).map { byte in set.contains(Unicode.Scalar(UInt8(byte))) }
+    /// The ASCII bytes in `set`.
+    static func allowedASCII(in set: CharacterSet) -> ASCIIByteSet {
+        ASCIIByteSet((0..<128).filter { set.contains(Unicode.Scalar(UInt8($0))) }.map(UInt8.init))
     }
 
     /// ``allowedASCII(in:)`` of `CharacterSet.strataURLQueryAllowed`, worked out once.
@@ -35,18 +35,53 @@ struct URLQueryEscaper: Sendable {
     func escape(_ text: String) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            if byte == Self.space {
-                output.append(contentsOf: spaceReplacement)
-            } else if byte < 0x80 && allowedASCII[Int(byte)] {
-                output.append(byte)
-            } else {
-                output.append(Self.percent)
-                output.append(Self.hexDigits[Int(byte >> 4)])
-                output.append(Self.hexDigits[Int(byte & 0x0F)])
-            }
-        }
+        append(text, to: &output)
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends `text` to `output` with every character that is not allowed percent-escaped:
+    /// runs of allowed bytes are copied at once, the others written one by one.
+    func append(_ text: String, to output: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            var runStart = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                if byte != Self.space && allowed.contains(byte) { continue }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                if byte == Self.space {
+                    output.append(contentsOf: spaceReplacement)
+                } else {
+                    output.append(Self.percent)
+                    output.append(Self.hexDigits[Int(byte >> 4)])
+                    output.append(Self.hexDigits[Int(byte & 0x0F)])
+                }
+                runStart = index + 1
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        }
+    }
+
+}
+
+/// A set of ASCII bytes, one bit per byte: a lookup with no array and no bounds check.
+struct ASCIIByteSet: Sendable, Hashable {
+    /// Bytes 0–63.
+    private var low: UInt64 = 0
+    /// Bytes 64–127.
+    private var high: UInt64 = 0
+
+    /// The set of the ASCII bytes among `bytes` (others are ignored).
+    init(_ bytes: some Sequence<UInt8>) {
+        for byte in bytes where byte < 128 {
+            if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
+        }
+    }
+
+    /// Whether `byte` is in the set (never for a byte outside ASCII).
+    func contains(_ byte: UInt8) -> Bool {
+        if byte < 64 { return low >> UInt64(byte) & 1 == 1 }
+        return byte < 128 && high >> UInt64(byte - 64) & 1 == 1
     }
 }
 
