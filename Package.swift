@@ -43,6 +43,8 @@ let package = Package(
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
         .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        // `swift package generate-documentation` (scripts/build-docs.sh); no target uses it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The core: models, routing, encodings, requests, pipeline, client. No transport.
@@ -98,8 +100,8 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),  // a hit reads its rows with SQLite's C API
             ]
         ),
-        // Swinject registrations for the client, its transport, coders and middleware (seed 004's
-        // dependency injection). The core stays container-free; no transport is linked here.
+        // Swinject registrations for the client, its transport, coders and middleware (the
+        // protocol-oriented service layer's dependency injection). The core stays container-free; no transport is linked here.
         .target(
             name: "StrataSwinject",
             dependencies: [
@@ -265,7 +267,7 @@ let package = Package(
                 "StrataAsyncHTTPClient",
                 "StrataURLSession",
                 "StrataTestServer",
-                "StrataDemo",  // the seed-002 photo models of the 1 MB workload
+                "StrataDemo",  // the layered-model photo DTOs of the 1 MB workload
                 "StrataSQLiteCache",  // the cost of a cache hit from SQLite
                 "StrataObservability",  // what telemetry costs when no backend is bootstrapped
                 "StrataOpenAPI",  // the `openapi` group: the generated client over a Networker
