@@ -12,7 +12,7 @@ import Tracing
 ///
 /// ```swift
 /// let networker = Networker(
-///     transport: AsyncHTTPClientTransport(),
+///     transport: transport,
 ///     middleware: .resilient(perAttempt: [TelemetryMiddleware()]))  // last: one span per attempt
 /// ```
 ///

@@ -10,7 +10,7 @@ import Strata
 /// and its transport.
 ///
 /// ```swift
-/// let networker = Networker(transport: AsyncHTTPClientTransport(), middleware: .resilient())
+/// let networker = Networker(transport: transport, middleware: .resilient())
 /// let client = Client(serverURL: serverURL, transport: NetworkerTransport(networker))
 /// ```
 ///
