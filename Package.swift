@@ -356,8 +356,8 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        // The seeds' own code, as their documents write it, in a module of its own so that
-        // its names (`Photo`, `NetworkError`) are the seed's.
+        // The earlier designs' own code, as they write it, in a module of its own so that
+        // its names (`Photo`, `NetworkError`) are theirs.
         .testTarget(
             name: "StrataSeedTests",
             dependencies: ["Strata", "StrataURLSession", "StrataTestServer"]
@@ -387,7 +387,7 @@ let package = Package(
             ]
         ),
         // StrataSwinject's assembly against the in-process server and the mock transport, and
-        // seed 004's own `protocol Endpoint` in a module of its own (it shadows Strata's).
+        // the service layer's own `protocol Endpoint` in a module of its own (it shadows Strata's).
         .testTarget(
             name: "StrataSwinjectTests",
             dependencies: [
