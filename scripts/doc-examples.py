@@ -532,12 +532,14 @@ CONTEXT: dict[str, Context] = {
         let transport = MockTransport()
         """
     ),
+    # Run by DocExamplesRunTests: recorded from the demo server, then replayed.
     "Sources/Strata/Documentation.docc/Testing.md#recordings": Context(
+        parameters="transport: any Transport, baseURL: URL",
         declarations="""
         struct User: Decodable, Sendable { let name: String }
-        let transport = MockTransport()
-        let userEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/users/1"), decoding: User.self)
-        """
+        let userEndpoint = Endpoint(RequestDescription(route: try baseURL + "/users/1"), decoding: User.self)
+        """,
+        returns=("(recorded: Int, user: String)", "(try HAR(contentsOf: URL(fileURLWithPath: \"/tmp/user.har\")).log.entries.count, user.name)"),
     ),
     "Sources/StrataTesting/HAR/HARFixture.swift#1": Context(
         declarations="""
@@ -566,11 +568,10 @@ CONTEXT: dict[str, Context] = {
         let networker = Networker(transport: MockTransport())
         """
     ),
+    # Run by DocExamplesRunTests: the demo server's file, cut halfway and resumed in the call.
     "Sources/Strata/Documentation.docc/Transfers.md#overview-2": Context(
-        declarations="""
-        let networker = Networker(transport: MockTransport())
-        let movieEndpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/movies/1"))
-        """
+        parameters="networker: Networker, movieEndpoint: Endpoint<Data>",
+        returns=("DownloadResult", "result"),
     ),
     "Sources/Strata/Documentation.docc/Caching.md#overview": Context(
         declarations="""

@@ -1605,10 +1605,9 @@ func example_Strata_Documentation_docc_Testing_stubs() async throws -> (name: St
 }
 
 /// `Sources/Strata/Documentation.docc/Testing.md`, example recordings (line 34).
-func example_Strata_Documentation_docc_Testing_recordings() async throws {
+func example_Strata_Documentation_docc_Testing_recordings(transport: any Transport, baseURL: URL) async throws -> (recorded: Int, user: String) {
     struct User: Decodable, Sendable { let name: String }
-    let transport = MockTransport()
-    let userEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/users/1"), decoding: User.self)
+    let userEndpoint = Endpoint(RequestDescription(route: try baseURL + "/users/1"), decoding: User.self)
     // doc-example: Sources/Strata/Documentation.docc/Testing.md#recordings
     let recorder = HARRecorder()
     let recording = Networker(transport: HARRecordingTransport(wrapping: transport, into: recorder))
@@ -1622,6 +1621,7 @@ func example_Strata_Documentation_docc_Testing_recordings() async throws {
     _ = recording
     _ = offline
     _ = user
+    return (try HAR(contentsOf: URL(fileURLWithPath: "/tmp/user.har")).log.entries.count, user.name)
 }
 
 // MARK: - Sources/Strata/Documentation.docc/Transfers.md
@@ -1646,9 +1646,7 @@ func example_Strata_Documentation_docc_Transfers_overview() async throws {
 }
 
 /// `Sources/Strata/Documentation.docc/Transfers.md`, example overview-2 (line 42).
-func example_Strata_Documentation_docc_Transfers_overview_2() async throws {
-    let networker = Networker(transport: MockTransport())
-    let movieEndpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/movies/1"))
+func example_Strata_Documentation_docc_Transfers_overview_2(networker: Networker, movieEndpoint: Endpoint<Data>) async throws -> DownloadResult {
     // doc-example: Sources/Strata/Documentation.docc/Transfers.md#overview-2
     let result = try await networker.download(movieEndpoint, to: URL(fileURLWithPath: "/tmp/movie.mp4")) { progress in
         print(progress.completed, progress.total ?? -1)  // at most ~20 times a second, and at the end
@@ -1656,4 +1654,5 @@ func example_Strata_Documentation_docc_Transfers_overview_2() async throws {
     print(result.bytes, result.resumedFrom)
     // end doc-example
     _ = result
+    return result
 }

@@ -171,4 +171,53 @@ import Testing
             try await example_Strata_Documentation_docc_GettingStarted_send_a_request(baseURL: baseURL)
         }
     }
+
+    /// Testing's recording example, over AsyncHTTPClient against the demo server: one
+    /// exchange recorded, then the same user served from the file.
+    @Test func recordingExampleRecordsAndReplaysTheDemoUser() async throws {
+        let server = try await DemoServer.start()
+        let transport = AsyncHTTPClientTransport()
+        let outcome: Result<(recorded: Int, user: String), any Error>
+        do {
+            outcome = .success(
+                try await example_Strata_Documentation_docc_Testing_recordings(
+                    transport: transport, baseURL: server.baseURL))
+        } catch {
+            outcome = .failure(error)
+        }
+        try await transport.shutdown()
+        await server.shutdown()
+        try? FileManager.default.removeItem(atPath: "/tmp/user.har")
+        let (recorded, user) = try outcome.get()
+        #expect(recorded == 1)
+        #expect(user == "Ann")
+    }
+
+    /// Transfers' download example against the demo server's file, which a whole-file
+    /// answer cuts after 1 MiB: the client's retry step asks for the rest in the same call.
+    @Test func downloadExampleResumesTheDemoFileInOneCall() async throws {
+        let destination = "/tmp/movie.mp4"
+        try? FileManager.default.removeItem(atPath: destination)
+        try? FileManager.default.removeItem(atPath: destination + ".strata-partial")
+        let server = try await DemoServer.start()
+        let transport = AsyncHTTPClientTransport()
+        let outcome: Result<DownloadResult, any Error>
+        do {
+            outcome = .success(
+                try await example_Strata_Documentation_docc_Transfers_overview_2(
+                    networker: Networker(transport: transport, middleware: .resilient()),
+                    movieEndpoint: Endpoint(RequestDescription(route: try server.baseURL + "/files/tour.bin"))))
+        } catch {
+            outcome = .failure(error)
+        }
+        try await transport.shutdown()
+        await server.shutdown()
+        let contents = FileManager.default.contents(atPath: destination)
+        try? FileManager.default.removeItem(atPath: destination)
+        let result = try outcome.get()
+        #expect(result.bytes == 2 << 20)
+        #expect(result.retries == 1)
+        #expect(result.resumedFrom == 1 << 20)
+        #expect(contents == Data((0..<(2 << 20)).map { UInt8($0 % 251) }))
+    }
 }
