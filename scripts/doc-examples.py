@@ -458,12 +458,10 @@ CONTEXT: dict[str, Context] = {
         let transport = NetworkerTransport(Networker(transport: MockTransport()))
         """
     ),
-    # `Client` is the demo API's generated client (StrataDemoOpenAPI).
+    # `Client` is the demo API's generated client (StrataDemoOpenAPI); run by DocExamplesRunTests against the demo server.
     "Sources/Strata/Documentation.docc/OpenAPI.md#overview": Context(
-        declarations="""
-        let transport = MockTransport()
-        let serverURL = URL(fileURLWithPath: "/")
-        """
+        parameters="transport: any Transport, serverURL: URL",
+        returns=("(name: String, age: Int)", "(user.name, user.age)"),
     ),
     "Sources/Strata/Documentation.docc/OpenAPI.md#overview-2": Context(
         declarations="""

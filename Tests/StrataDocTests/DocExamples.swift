@@ -1284,9 +1284,7 @@ func example_Strata_Documentation_docc_Observability_overview_2() async throws {
 // MARK: - Sources/Strata/Documentation.docc/OpenAPI.md
 
 /// `Sources/Strata/Documentation.docc/OpenAPI.md`, example overview (line 15).
-func example_Strata_Documentation_docc_OpenAPI_overview() async throws {
-    let transport = MockTransport()
-    let serverURL = URL(fileURLWithPath: "/")
+func example_Strata_Documentation_docc_OpenAPI_overview(transport: any Transport, serverURL: URL) async throws -> (name: String, age: Int) {
     // doc-example: Sources/Strata/Documentation.docc/OpenAPI.md#overview
     let networker = Networker(transport: transport, middleware: .resilient())
     let client = Client(serverURL: serverURL, transport: NetworkerTransport(networker))
@@ -1295,9 +1293,10 @@ func example_Strata_Documentation_docc_OpenAPI_overview() async throws {
     _ = networker
     _ = client
     _ = user
+    return (user.name, user.age)
 }
 
-/// `Sources/Strata/Documentation.docc/OpenAPI.md`, example overview-2 (line 38).
+/// `Sources/Strata/Documentation.docc/OpenAPI.md`, example overview-2 (line 41).
 func example_Strata_Documentation_docc_OpenAPI_overview_2() async throws {
     let serverURL = URL(fileURLWithPath: "/")
     let clientTransport = NetworkerTransport(Networker(transport: MockTransport()))

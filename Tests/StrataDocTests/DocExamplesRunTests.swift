@@ -220,4 +220,24 @@ import Testing
         #expect(result.resumedFrom == 1 << 20)
         #expect(contents == Data((0..<(2 << 20)).map { UInt8($0 % 251) }))
     }
+
+    /// OpenAPI's first example: the demo API's generated client over a `.resilient()`
+    /// Networker over AsyncHTTPClient, against the demo server.
+    @Test func openAPIExampleReadsTheDemoUserThroughTheGeneratedClient() async throws {
+        let server = try await DemoServer.start()
+        let transport = AsyncHTTPClientTransport()
+        let outcome: Result<(name: String, age: Int), any Error>
+        do {
+            outcome = .success(
+                try await example_Strata_Documentation_docc_OpenAPI_overview(
+                    transport: transport, serverURL: server.baseURL))
+        } catch {
+            outcome = .failure(error)
+        }
+        try await transport.shutdown()
+        await server.shutdown()
+        let user = try outcome.get()
+        #expect(user.name == "Ann")
+        #expect(user.age == 30)
+    }
 }
