@@ -172,23 +172,31 @@ import Testing
         }
     }
 
-    /// Testing's recording example, over AsyncHTTPClient against the demo server: one
-    /// exchange recorded, then the same user served from the file.
-    @Test func recordingExampleRecordsAndReplaysTheDemoUser() async throws {
+    /// Runs `body` with the demo server's base URL and an AsyncHTTPClient transport, and
+    /// shuts both down whatever `body` does.
+    private func againstDemoServer<Value>(
+        _ body: (_ baseURL: URL, _ transport: AsyncHTTPClientTransport) async throws -> Value
+    ) async throws -> Value {
         let server = try await DemoServer.start()
         let transport = AsyncHTTPClientTransport()
-        let outcome: Result<(recorded: Int, user: String), any Error>
+        let outcome: Result<Value, any Error>
         do {
-            outcome = .success(
-                try await example_Strata_Documentation_docc_Testing_recordings(
-                    transport: transport, baseURL: server.baseURL))
+            outcome = .success(try await body(server.baseURL, transport))
         } catch {
             outcome = .failure(error)
         }
         try await transport.shutdown()
         await server.shutdown()
-        try? FileManager.default.removeItem(atPath: "/tmp/user.har")
-        let (recorded, user) = try outcome.get()
+        return try outcome.get()
+    }
+
+    /// Testing's recording example, over AsyncHTTPClient against the demo server: one
+    /// exchange recorded, then the same user served from the file.
+    @Test func recordingExampleRecordsAndReplaysTheDemoUser() async throws {
+        defer { try? FileManager.default.removeItem(atPath: "/tmp/user.har") }
+        let (recorded, user) = try await againstDemoServer { baseURL, transport in
+            try await example_Strata_Documentation_docc_Testing_recordings(transport: transport, baseURL: baseURL)
+        }
         #expect(recorded == 1)
         #expect(user == "Ann")
     }
@@ -199,44 +207,24 @@ import Testing
         let destination = "/tmp/movie.mp4"
         try? FileManager.default.removeItem(atPath: destination)
         try? FileManager.default.removeItem(atPath: destination + ".strata-partial")
-        let server = try await DemoServer.start()
-        let transport = AsyncHTTPClientTransport()
-        let outcome: Result<DownloadResult, any Error>
-        do {
-            outcome = .success(
-                try await example_Strata_Documentation_docc_Transfers_overview_2(
-                    networker: Networker(transport: transport, middleware: .resilient()),
-                    movieEndpoint: Endpoint(RequestDescription(route: try server.baseURL + "/files/tour.bin"))))
-        } catch {
-            outcome = .failure(error)
+        defer { try? FileManager.default.removeItem(atPath: destination) }
+        let result = try await againstDemoServer { baseURL, transport in
+            try await example_Strata_Documentation_docc_Transfers_overview_2(
+                networker: Networker(transport: transport, middleware: .resilient()),
+                movieEndpoint: Endpoint(RequestDescription(route: try baseURL + "/files/tour.bin")))
         }
-        try await transport.shutdown()
-        await server.shutdown()
-        let contents = FileManager.default.contents(atPath: destination)
-        try? FileManager.default.removeItem(atPath: destination)
-        let result = try outcome.get()
         #expect(result.bytes == 2 << 20)
         #expect(result.retries == 1)
         #expect(result.resumedFrom == 1 << 20)
-        #expect(contents == Data((0..<(2 << 20)).map { UInt8($0 % 251) }))
+        #expect(FileManager.default.contents(atPath: destination) == Data((0..<(2 << 20)).map { UInt8($0 % 251) }))
     }
 
     /// OpenAPI's first example: the demo API's generated client over a `.resilient()`
     /// Networker over AsyncHTTPClient, against the demo server.
     @Test func openAPIExampleReadsTheDemoUserThroughTheGeneratedClient() async throws {
-        let server = try await DemoServer.start()
-        let transport = AsyncHTTPClientTransport()
-        let outcome: Result<(name: String, age: Int), any Error>
-        do {
-            outcome = .success(
-                try await example_Strata_Documentation_docc_OpenAPI_overview(
-                    transport: transport, serverURL: server.baseURL))
-        } catch {
-            outcome = .failure(error)
+        let user = try await againstDemoServer { baseURL, transport in
+            try await example_Strata_Documentation_docc_OpenAPI_overview(transport: transport, serverURL: baseURL)
         }
-        try await transport.shutdown()
-        await server.shutdown()
-        let user = try outcome.get()
         #expect(user.name == "Ann")
         #expect(user.age == 30)
     }
