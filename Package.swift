@@ -44,6 +44,8 @@ let package = Package(
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
         .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        // `swift package generate-documentation` (scripts/build-docs.sh); no target uses it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The core: models, routing, encodings, requests, pipeline, client. No transport.
@@ -99,8 +101,8 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),  // a hit reads its rows with SQLite's C API
             ]
         ),
-        // Swinject registrations for the client, its transport, coders and middleware (seed 004's
-        // dependency injection). The core stays container-free; no transport is linked here.
+        // Swinject registrations for the client, its transport, coders and middleware (the
+        // protocol-oriented service layer's dependency injection). The core stays container-free; no transport is linked here.
         .target(
             name: "StrataSwinject",
             dependencies: [
@@ -268,7 +270,7 @@ let package = Package(
                 "StrataAsyncHTTPClient",
                 "StrataURLSession",
                 "StrataTestServer",
-                "StrataDemo",  // the seed-002 photo models of the 1 MB workload
+                "StrataDemo",  // the layered-model photo DTOs of the 1 MB workload
                 "StrataSQLiteCache",  // the cost of a cache hit from SQLite
                 "StrataObservability",  // what telemetry costs when no backend is bootstrapped
                 "StrataOpenAPI",  // the `openapi` group: the generated client over a Networker
@@ -357,8 +359,8 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        // The seeds' own code, as their documents write it, in a module of its own so that
-        // its names (`Photo`, `NetworkError`) are the seed's.
+        // The earlier designs' own code, as they write it, in a module of its own so that
+        // its names (`Photo`, `NetworkError`) are theirs.
         .testTarget(
             name: "StrataSeedTests",
             dependencies: ["Strata", "StrataURLSession", "StrataTestServer"]
@@ -388,7 +390,7 @@ let package = Package(
             ]
         ),
         // StrataSwinject's assembly against the in-process server and the mock transport, and
-        // seed 004's own `protocol Endpoint` in a module of its own (it shadows Strata's).
+        // the service layer's own `protocol Endpoint` in a module of its own (it shadows Strata's).
         .testTarget(
             name: "StrataSwinjectTests",
             dependencies: [

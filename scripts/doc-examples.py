@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes Tests/StrataDocTests/DocExamples.swift: every ```swift example of the `///`
-doc comments under Sources/ and of README.md, compiled verbatim by the test suite.
+doc comments under Sources/, of the DocC articles (Sources/*/Documentation.docc/**.md) and
+of README.md, compiled verbatim by the test suite.
 
     python3 scripts/doc-examples.py           # regenerate the file
     python3 scripts/doc-examples.py --check   # regenerate, build, and name the example behind each diagnostic
@@ -12,11 +13,13 @@ Each example is placed where it compiles as written:
   unique among such examples: give a doc example a distinct name if two collide).
 Leading `import` lines are hoisted to the top of the generated file. Names an example uses
 without declaring them (the caller's own values: `networker`, `route`, `User`, …) come from
-CONTEXT below, keyed by "path#n" (n counts the ```swift blocks of that file from 1). Top-level
+CONTEXT below, keyed by "path#n" (n counts the ```swift blocks of that file from 1; in
+README.md and the articles, "path#slug" for the first block under a heading and
+"path#slug-n" for the n-th). Top-level
 `let`/`var` names an example declares get an `_ = name` after it, so an example that only
 shows a declaration compiles without an unused-value warning.
 
-A README block that is not Swift source (```sh, plain ```) is skipped by its fence language;
+A README or article block that is not Swift source (```sh, plain ```) is skipped by its fence language;
 a ```swift block that cannot compile is skipped only with the line
 `<!-- doc-examples: skip (reason) -->` right before its fence (in a doc comment,
 `/// <!-- doc-examples: skip (reason) -->`).
@@ -37,6 +40,12 @@ ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "Tests" / "StrataDocTests" / "DocExamples.swift"
 SOURCES = ROOT / "Sources"
 README = ROOT / "README.md"
+
+
+def article_paths() -> list[Path]:
+    """The DocC articles and module pages, whose ```swift blocks compile like README's."""
+    return sorted(SOURCES.glob("*/Documentation.docc/**/*.md"), key=lambda p: p.relative_to(ROOT).as_posix())
+
 
 # Modules an example may import (the StrataDocTests target depends on each of them).
 IMPORTS = [
@@ -98,6 +107,7 @@ CONTEXT: dict[str, Context] = {
     ),
     "Sources/Strata/Client/Networker.swift#1": Context(
         declarations="""
+        let transport = MockTransport()
         struct UserEntry: Codable, RawMappable { typealias Raw = JSON; let name: String }
         struct User: DTODecodable { let name: String; static func from(dto: UserEntry) throws -> User { User(name: dto.name) } }
         let request = RequestDescription(route: "https://api.example.com/users/42")
@@ -134,6 +144,7 @@ CONTEXT: dict[str, Context] = {
     ),
     "Sources/Strata/Features/Resilience/Array+Resilient.swift#1": Context(
         declarations="""
+        let transport = MockTransport()
         let tokens = BearerTokenProvider(BearerToken("saved")) { _ in BearerToken("renewed") }
         """
     ),
@@ -229,6 +240,11 @@ CONTEXT: dict[str, Context] = {
         let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:8080", path: "/users/1")
         """
     ),
+    "Sources/StrataObservability/TelemetryMiddleware.swift#1": Context(
+        declarations="""
+        let transport = MockTransport()
+        """
+    ),
     # --- StrataTesting ---
     "Sources/StrataTesting/MockResponse+Constructors.swift#1": Context(
         declarations="""
@@ -276,8 +292,9 @@ CONTEXT: dict[str, Context] = {
             "encoded.body?.bufferedData, try userEndpoint.encoded().head.url?.absoluteString)",
         ),
     ),
-    "README.md#loading-endpoints": Context(
+    "Sources/Strata/Documentation.docc/SendingAndErrors.md#overview": Context(
         declarations="""
+        let transport = MockTransport()
         struct User: Decodable { let name: String }
         actor Tokens { var current: String? = "saved" }
         let tokens = Tokens()
@@ -285,7 +302,7 @@ CONTEXT: dict[str, Context] = {
         """
     ),
     # Run by DocExamplesRunTests: `print` is the app showing a value, recorded here.
-    "README.md#loading-endpoints-2": Context(
+    "Sources/Strata/Documentation.docc/SendingAndErrors.md#errors": Context(
         parameters="networker: Networker",
         declarations="""
         struct User: Decodable { let name: String }
@@ -297,14 +314,14 @@ CONTEXT: dict[str, Context] = {
         """,
         returns=("[String]", "printed"),
     ),
-    "README.md#redirects-2": Context(
+    "Sources/Strata/Documentation.docc/Testing.md#stubs": Context(
         declarations="""
         struct User: Decodable { let name: String }
         let userEndpoint = Endpoint(RequestDescription(route: "http://example.com/user/42"), decoding: User.self)
         """,
         returns=("(name: String, paths: [String])", "(user.name, mock.requests.map(\\.path))"),
     ),
-    "README.md#coming-from-alamofire-moya-or-nodekit": Context(
+    "Sources/Strata/Documentation.docc/Migrating.md#overview": Context(
         parameters="transport: MockTransport, api: URL?, traceID: String",
         declarations="""
         struct UserEntry: Codable, RawMappable { typealias Raw = JSON; let id: Int; let name: String }
@@ -315,19 +332,56 @@ CONTEXT: dict[str, Context] = {
         """,
         returns=("(user: String, fresh: String, gone: String?)", "(user.name, fresh.name, gone?.name)"),
     ),
-    "README.md#coming-from-alamofire-moya-or-nodekit-2": Context(
+    "Sources/Strata/Documentation.docc/Migrating.md#overview-2": Context(
         returns=(
             "(search: String?, create: Data?, signup: Data?)",
             "(try search.encoded().head.url?.absoluteString, try create.encoded().body?.bufferedData, "
             "try signup.encoded().body?.bufferedData)",
         ),
     ),
-    "README.md#resilience": Context(
+    "Sources/Strata/Documentation.docc/Resilience.md#overview": Context(
         declarations="""
+        let transport = MockTransport()
         let savedToken = "saved"
         @Sendable func renewToken(_ token: String) async throws -> BearerToken { BearerToken("renewed-\\(token)") }
         """,
         returns=("Networker", "networker"),
+    ),
+    # --- DocC articles (keyed as README: "#slug", "#slug-2" for a section's second block) ---
+    # Run by DocExamplesRunTests against the in-process demo server.
+    "Sources/Strata/Documentation.docc/GettingStarted.md#send-a-request": Context(
+        parameters="baseURL: URL",
+        declarations="""
+        typealias User = DocExample_Strata_Documentation_docc_GettingStarted_describe_the_response.User
+        var printed: [String] = []
+        func print(_ items: Any...) { printed.append(items.map { "\\($0)" }.joined(separator: " ")) }
+        """,
+        returns=("[String]", "printed"),
+    ),
+    "Sources/Strata/Documentation.docc/SendingAndErrors.md#errors-2": Context(
+        parameters="networker: Networker",
+        declarations="""
+        struct User: Decodable { let name: String }
+        let userEndpoint = Endpoint(RequestDescription(route: "http://example.com/user/42"), decoding: User.self)
+        var printed: [String] = []
+        func print(_ value: Any) { printed.append("\\(value)") }
+        """,
+        returns=("[String]", "printed"),
+    ),
+    "Sources/Strata/Documentation.docc/RequestsRoutesAndEncodings.md#parameters-and-encodings": Context(
+        declarations="""
+        typealias RegistrationRoute = DocExample_Strata_Documentation_docc_RequestsRoutesAndEncodings_routes.RegistrationRoute
+        """,
+        returns=(
+            "(url: String?, contentType: String?, body: Data?)",
+            "(encoded.head.url?.absoluteString, encoded.head.headerFields[.contentType], encoded.body?.bufferedData)",
+        ),
+    ),
+    "Sources/Strata/Documentation.docc/RequestsRoutesAndEncodings.md#parameters-and-encodings-2": Context(
+        returns=("Data?", "try signup.encoded().body?.bufferedData"),
+    ),
+    "Sources/Strata/Documentation.docc/RequestsRoutesAndEncodings.md#endpoints-and-per-call-settings": Context(
+        returns=("Endpoint<JSON>", "endpoint"),
     ),
     # --- Caching ---
     "Sources/Strata/Features/Caching/CacheControl.swift#1": Context(
@@ -383,6 +437,7 @@ CONTEXT: dict[str, Context] = {
     # `Client` is the demo API's generated client (StrataDemoOpenAPI).
     "Sources/StrataOpenAPI/NetworkerTransport.swift#1": Context(
         declarations="""
+        let transport = MockTransport()
         let serverURL = URL(fileURLWithPath: "/")
         """
     ),
@@ -403,13 +458,12 @@ CONTEXT: dict[str, Context] = {
         let transport = NetworkerTransport(Networker(transport: MockTransport()))
         """
     ),
-    # `Client` is the demo API's generated client (StrataDemoOpenAPI).
-    "README.md#openapi": Context(
-        declarations="""
-        let serverURL = URL(fileURLWithPath: "/")
-        """
+    # `Client` is the demo API's generated client (StrataDemoOpenAPI); run by DocExamplesRunTests against the demo server.
+    "Sources/Strata/Documentation.docc/OpenAPI.md#overview": Context(
+        parameters="transport: any Transport, serverURL: URL",
+        returns=("(name: String, age: Int)", "(user.name, user.age)"),
     ),
-    "README.md#openapi-2": Context(
+    "Sources/Strata/Documentation.docc/OpenAPI.md#overview-2": Context(
         declarations="""
         let serverURL = URL(fileURLWithPath: "/")
         let clientTransport = NetworkerTransport(Networker(transport: MockTransport()))
@@ -417,13 +471,13 @@ CONTEXT: dict[str, Context] = {
         let transport = MockTransport()
         """
     ),
-    "README.md#streams": Context(
+    "Sources/Strata/Documentation.docc/Streams.md#overview": Context(
         declarations="""
         let networker = Networker(transport: MockTransport())
         let prompt = ["prompt": "Hello"]
         """
     ),
-    "README.md#streams-2": Context(
+    "Sources/Strata/Documentation.docc/Streams.md#overview-2": Context(
         declarations="""
         struct LogEntry: Decodable, Sendable { let message: String }
         let networker = Networker(transport: MockTransport())
@@ -450,7 +504,7 @@ CONTEXT: dict[str, Context] = {
         let usersEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/users"), decoding: [User].self)
         """
     ),
-    "README.md#pagination": Context(
+    "Sources/Strata/Documentation.docc/Pagination.md#overview": Context(
         declarations="""
         struct User: Decodable, Sendable { let name: String }
         struct FeedPage: Decodable, Sendable { let items: [String]; let nextCursor: String? }
@@ -471,17 +525,19 @@ CONTEXT: dict[str, Context] = {
         let photoURL = FileManager.default.temporaryDirectory.appendingPathComponent("photo.jpg")
         """
     ),
-    "README.md#observability": Context(
+    "Sources/Strata/Documentation.docc/Observability.md#overview": Context(
         declarations="""
         let transport = MockTransport()
         """
     ),
-    "README.md#recording-and-replaying-traffic": Context(
+    # Run by DocExamplesRunTests: recorded from the demo server, then replayed.
+    "Sources/Strata/Documentation.docc/Testing.md#recordings": Context(
+        parameters="transport: any Transport, baseURL: URL",
         declarations="""
         struct User: Decodable, Sendable { let name: String }
-        let transport = MockTransport()
-        let userEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/users/1"), decoding: User.self)
-        """
+        let userEndpoint = Endpoint(RequestDescription(route: try baseURL + "/users/1"), decoding: User.self)
+        """,
+        returns=("(recorded: Int, user: String)", "(try HAR(contentsOf: URL(fileURLWithPath: \"/tmp/user.har\")).log.entries.count, user.name)"),
     ),
     "Sources/StrataTesting/HAR/HARFixture.swift#1": Context(
         declarations="""
@@ -493,6 +549,7 @@ CONTEXT: dict[str, Context] = {
     ),
     "Sources/StrataTesting/HAR/HARRecordingTransport.swift#1": Context(
         declarations="""
+        let transport = MockTransport()
         struct User: Decodable, Sendable { let name: String }
         let userEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/users/1"), decoding: User.self)
         """
@@ -504,19 +561,19 @@ CONTEXT: dict[str, Context] = {
         let fixture = FileManager.default.temporaryDirectory.appendingPathComponent("user.har")
         """
     ),
-    "README.md#transfers": Context(
+    "Sources/Strata/Documentation.docc/Transfers.md#overview": Context(
         declarations="""
         let networker = Networker(transport: MockTransport())
         """
     ),
-    "README.md#transfers-2": Context(
-        declarations="""
-        let networker = Networker(transport: MockTransport())
-        let movieEndpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/movies/1"))
-        """
+    # Run by DocExamplesRunTests: the demo server's file, cut halfway and resumed in the call.
+    "Sources/Strata/Documentation.docc/Transfers.md#overview-2": Context(
+        parameters="networker: Networker, movieEndpoint: Endpoint<Data>",
+        returns=("DownloadResult", "result"),
     ),
-    "README.md#caching": Context(
+    "Sources/Strata/Documentation.docc/Caching.md#overview": Context(
         declarations="""
+        let transport = MockTransport()
         struct Feed: Decodable, Sendable { let items: [String] }
         let auth = AuthenticationMiddleware(BearerTokenProvider(BearerToken("t")) { _ in BearerToken("t2") })
         let feedEndpoint = Endpoint(RequestDescription(route: "https://api.example.com/feed"), decoding: Feed.self)
@@ -732,7 +789,7 @@ def render(examples: list[Example], skipped: list[tuple[Example, str]]) -> str:
         "// (the examples stay verbatim, as their doc comments have them)",
         "// generated by scripts/doc-examples.py — do not edit",
         "//",
-        "// Every ```swift example in the `///` comments under Sources/ and in README.md, compiled",
+        "// Every ```swift example in the `///` comments under Sources/, the DocC articles and README.md, compiled",
         "// verbatim (between the `doc-example:` markers). Regenerate with",
         "// `python3 scripts/doc-examples.py`; DocExamplesAreCurrentTests fails when this file is stale.",
     ]
@@ -797,6 +854,10 @@ def collect() -> tuple[list[Example], list[tuple[Example, str]]]:
         examples += doc_comment_examples(path)
     readme, skipped = readme_examples(README)
     examples += readme
+    for path in article_paths():
+        article, article_skipped = readme_examples(path)
+        examples += article
+        skipped += article_skipped
     for example in examples:
         hoist_imports(example)
         if not any(line.strip() for line in example.lines):

@@ -4,7 +4,7 @@ import HTTPTypes
 import NIOCore
 import NIOHTTP1
 
-/// A ``Transport`` over AsyncHTTPClient: the recommended transport on Linux and servers,
+/// A `Transport` over AsyncHTTPClient: the recommended transport on Linux and servers,
 /// and the one `Networker()` uses there.
 ///
 /// - Warning: AsyncHTTPClient 1.37 stops the process on a response whose status code is
@@ -62,7 +62,7 @@ public struct AsyncHTTPClientTransport: Transport {
     /// shuts down when the last copy of the transport is released.
     /// - Parameter configuration: the client's configuration; the default,
     ///   `HTTPClient.Configuration/strataDefault`, decompresses responses and leaves
-    ///   redirects to the ``Networker``.
+    ///   redirects to the `Networker`.
     public init(configuration: HTTPClient.Configuration = .strataDefault) {
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         self.client = client
@@ -74,7 +74,7 @@ public struct AsyncHTTPClientTransport: Transport {
     /// Configure the client yourself (for example with
     /// `HTTPClient.Configuration/strataDefault`); `HTTPClient.Configuration()` does not
     /// decompress responses, and it follows redirects itself, which bypasses the
-    /// ``Networker``'s ``RedirectPolicy`` (set `redirectConfiguration = .disallow`).
+    /// `Networker`'s `RedirectPolicy` (set `redirectConfiguration = .disallow`).
     /// - Parameter client: a running client, shut down by the caller after the last request.
     public init(client: HTTPClient) {
         self.client = client
@@ -102,20 +102,20 @@ public struct AsyncHTTPClientTransport: Transport {
     /// Sends `request` and returns the response head and its streamed body.
     ///
     /// The body is `nil` for responses that cannot have one
-    /// (``HTTPResponse/cannotHaveBody(respondingTo:)``). AsyncHTTPClient applies
+    /// (`HTTPResponse.cannotHaveBody(respondingTo:)`). AsyncHTTPClient applies
     /// `deadline` until the response head arrives (with a timer on its event loop that is
     /// released with the request); the body is read within the caller's deadline, which
-    /// the ``Networker`` enforces by cancelling the reading task.
+    /// the `Networker` enforces by cancelling the reading task.
     /// A request that fails because its pooled connection had closed before the request
     /// was written (nothing reached the server), or, for an idempotent method, because bytes
     /// an earlier response left on the connection arrived as a response nobody asked for,
     /// is sent again on another connection (up to three times), when its body can be read
     /// again.
-    /// - Throws: `CancellationError` when the task is cancelled; ``TransportError`` with
-    ///   kind ``TransportError/Kind/timedOut`` once `deadline` passes before the head,
-    ///   ``TransportError/Kind/invalidRequest`` for a request AsyncHTTPClient
+    /// - Throws: `CancellationError` when the task is cancelled; `TransportError` with
+    ///   kind `TransportError.Kind.timedOut` once `deadline` passes before the head,
+    ///   `TransportError.Kind.invalidRequest` for a request AsyncHTTPClient
     ///   rejects (no scheme or authority, bad URL or header), and other kinds as classified
-    ///   by ``TransportError/Kind``.
+    ///   by `TransportError.Kind`.
     public func send(
         _ request: HTTPRequest,
         body: MessageBody?,

@@ -1,6 +1,7 @@
-// The JSON shapes the demo API reads and writes, in the spirit of the seed documents.
+// The JSON shapes the demo API reads and writes: those of the layered models and of the
+// Endpoint + Networker + Result pattern.
 
-/// A seed-002 user: `{"name","age","type","photos":[{"id","ref"}]}`; `type` is 0 for
+/// A user of the layered models: `{"name","age","type","photos":[{"id","ref"}]}`; `type` is 0 for
 /// an owner, 1 for a member. (`package`: the gRPC demo serves the same users.)
 package struct UserPayload: Codable, Sendable {
     package var name: String
@@ -9,13 +10,13 @@ package struct UserPayload: Codable, Sendable {
     package var photos: [PhotoRefPayload]
 }
 
-/// A seed-002 photo reference.
+/// A photo reference of the layered models.
 package struct PhotoRefPayload: Codable, Sendable {
     package var id: String
     package var ref: String
 }
 
-/// A seed-003 photo.
+/// A photo of the Endpoint + Networker + Result pattern.
 struct PhotoPayload: Codable, Sendable {
     var id: Int
     var albumId: Int

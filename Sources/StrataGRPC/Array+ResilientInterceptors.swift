@@ -5,7 +5,7 @@ import Strata
 extension Array where Element == any ClientInterceptor {
     /// The gRPC counterpart of the HTTP `.resilient()` preset, driving the same policies
     /// with the same defaults, outermost first:
-    /// 1. retry (``GRPCRetryInterceptor``: `unavailable`, with its ``Strata/RetryBudget``),
+    /// 1. retry (``GRPCRetryInterceptor``: `unavailable`, with its `RetryBudget`),
     ///    for `idempotentMethods` and endpoints marked with ``GRPCEndpoint/retry(_:)``;
     /// 2. the circuit breaker (``GRPCCircuitBreakerInterceptor``), counting every attempt;
     /// 3. `authentication` (a ``GRPCAuthenticationInterceptor``), so a renewed credential

@@ -2,9 +2,9 @@ import GRPCCore
 import HTTPTypes
 import Strata
 
-/// Puts a ``Strata/CredentialProvider``'s credential in every gRPC call's `authorization`
+/// Puts a `CredentialProvider`'s credential in every gRPC call's `authorization`
 /// metadata, and renews it when the server answers `unauthenticated`: the same store of
-/// credentials and single-flight renewal ``Strata/AuthenticationMiddleware`` drives over
+/// credentials and single-flight renewal `AuthenticationMiddleware` drives over
 /// HTTP, with the same provider.
 ///
 /// <!-- doc-examples: skip (StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls) -->
@@ -14,7 +14,7 @@ import Strata
 /// ```
 ///
 /// - The credential goes in the metadata field `authorization`, as
-///   ``Strata/CredentialProvider/apply(_:to:)`` writes the HTTP `Authorization` field (for a
+///   `CredentialProvider.apply(_:to:)` writes the HTTP `Authorization` field (for a
 ///   bearer token: `Bearer <token>`).
 /// - After `unauthenticated`, the credential is renewed once and the call sent once more
 ///   with the new one; a second `unauthenticated` is the call's answer. grpc-swift's retry
@@ -27,12 +27,12 @@ import Strata
 /// - Refresh window: at most `maxRefreshes` refreshes start within any `interval`; past
 ///   that, `unauthenticated` is the call's answer.
 /// - A failed load or refresh fails the calls waiting for it: ``GRPCNetworker`` reports a
-///   ``Strata/StrataError`` of kind ``Strata/StrataError/Kind/middleware`` naming this type,
-///   with the provider's error as ``Strata/StrataError/underlying``.
+///   ``Strata/StrataError`` of kind `StrataError.Kind.middleware` naming this type,
+///   with the provider's error as `StrataError.underlying`.
 ///
 /// Refreshes are logged at info level (`credential refreshed`) and counted on the call
 /// (``GRPCResponse/credentialRefreshes``). Copies share their credential; an HTTP client's
-/// ``Strata/AuthenticationMiddleware`` keeps a store of its own.
+/// `AuthenticationMiddleware` keeps a store of its own.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 public struct GRPCAuthenticationInterceptor<Provider: CredentialProvider>: ClientInterceptor {
     private let store: CredentialStore<Provider>

@@ -2,7 +2,7 @@ import GRPCCore
 import Strata
 
 /// Stops sending gRPC calls to a server that keeps failing, under Strata's
-/// ``Strata/CircuitBreakerPolicy``: the same breakers ``Strata/CircuitBreakerMiddleware``
+/// `CircuitBreakerPolicy`: the same breakers `CircuitBreakerMiddleware`
 /// keeps for HTTP hosts, driven by the same code.
 ///
 /// <!-- doc-examples: skip (StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls) -->
@@ -17,20 +17,20 @@ import Strata
 /// when one client talks to several servers through a load balancer, or when the peer is
 /// not known before the first connection). An attempt whose status is one of
 /// ``failureCodes`` counts as a failure, any other answer as a success, a cancellation as
-/// nothing (unless the call's deadline had passed); see ``Strata/CircuitBreakerPolicy`` for
+/// nothing (unless the call's deadline had passed); see `CircuitBreakerPolicy` for
 /// when a breaker opens and closes (its `failureStatuses`, HTTP codes, do not apply).
 ///
 /// While the breaker is open a call is refused before anything is sent: the interceptor
-/// throws an `RPCError` `unavailable` whose `cause` is the ``Strata/CircuitOpenError``,
+/// throws an `RPCError` `unavailable` whose `cause` is the `CircuitOpenError`,
 /// which ``GRPCNetworker`` reports as a ``Strata/StrataError`` of kind
-/// ``Strata/StrataError/Kind/circuitOpen`` with that error as its
-/// ``Strata/StrataError/underlying``; ``GRPCRetryInterceptor`` and grpc-swift's retry
+/// `StrataError.Kind.circuitOpen` with that error as its
+/// `StrataError.underlying`; ``GRPCRetryInterceptor`` and grpc-swift's retry
 /// executor do not retry it. Place it after the retry interceptor (inner) to count every
 /// attempt. A connection that cannot be made fails in the transport before interceptors
 /// run, so it is not counted.
 ///
 /// State changes are logged (opening at warning level) and recorded on the call
-/// (``GRPCResponse/circuitTransitions``, ``Strata/StrataError/circuitTransitions``). Copies
+/// (``GRPCResponse/circuitTransitions``, `StrataError.circuitTransitions`). Copies
 /// share their breakers.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 public struct GRPCCircuitBreakerInterceptor: ClientInterceptor {
@@ -65,7 +65,7 @@ public struct GRPCCircuitBreakerInterceptor: ClientInterceptor {
     }
 
     /// Sends the attempt unless its target's breaker is open, and counts its outcome.
-    /// - Throws: an `RPCError` `unavailable` caused by a ``Strata/CircuitOpenError`` when the
+    /// - Throws: an `RPCError` `unavailable` caused by a `CircuitOpenError` when the
     ///   breaker is open.
     public func intercept<Input: Sendable, Output: Sendable>(
         request: StreamingClientRequest<Input>,

@@ -4,7 +4,7 @@ import Strata
 import SwiftProtobuf
 
 /// A gRPC call together with the way its response message becomes a `Response`: the
-/// gRPC counterpart of ``Strata/Endpoint``.
+/// gRPC counterpart of `Endpoint`.
 ///
 /// `GRPCEndpoint(request, decoding: T.self)` reads every model kind, as
 /// `Endpoint(_:decoding:)` does: an application model (`DTODecodable`) whose DTO is read
@@ -21,7 +21,7 @@ public struct GRPCEndpoint<Response>: Sendable {
     /// The call: route, request message (as the body) and metadata (the header fields).
     public var request: RequestDescription<GRPCRoute>
     /// Turns the bytes of one response message into a `Response`; throws
-    /// ``Strata/MappingError`` (its ``Strata/MappingError/layer`` says whether reading the
+    /// `MappingError` (its `MappingError.layer` says whether reading the
     /// message or mapping it into the app model failed).
     public var parse: @Sendable (Data) throws -> Response
     /// How long the whole call may take; `nil` uses the client's
@@ -31,7 +31,7 @@ public struct GRPCEndpoint<Response>: Sendable {
     /// ``GRPCNetworker/Configuration/attemptTimeout`` (see ``GRPCAttemptTimeoutTransport``).
     public var attemptTimeout: Duration?
     /// Values for the client's interceptors, under their keys: the call's
-    /// ``Strata/MiddlewareContext/values``, as ``Strata/Endpoint/options`` are over HTTP.
+    /// `MiddlewareContext.values`, as `Endpoint.options` are over HTTP.
     public var options = CallValues()
     /// How a ``GRPCRetryInterceptor`` treats this call; `nil` follows its policy (a method
     /// not among its ``GRPCRetryInterceptor/idempotentMethods`` is not retried).
@@ -59,9 +59,9 @@ public struct GRPCEndpoint<Response>: Sendable {
         return copy
     }
 
-    /// How a ``GRPCRetryInterceptor`` treats this call: ``Strata/RetryRule/withIdempotencyKey``
-    /// marks it as safe to send twice (retried whatever its method), ``Strata/RetryRule/never``
-    /// forbids it, ``Strata/RetryRule/custom(_:)`` decides after each attempt.
+    /// How a ``GRPCRetryInterceptor`` treats this call: `RetryRule.withIdempotencyKey`
+    /// marks it as safe to send twice (retried whatever its method), `RetryRule.never`
+    /// forbids it, `RetryRule.custom(_:)` decides after each attempt.
     public func retry(_ rule: RetryRule) -> GRPCEndpoint {
         var copy = self
         copy.retry = rule

@@ -3,7 +3,7 @@ import HTTPTypes
 import Logging
 import Strata
 
-/// Logs every attempt of a gRPC call on swift-log, the way ``Strata/LoggingMiddleware``
+/// Logs every attempt of a gRPC call on swift-log, the way `LoggingMiddleware`
 /// logs an HTTP attempt: `→ /service/Method` with the attempt number and the metadata
 /// (credentials redacted), `← OK /service/Method (time)` when the server accepted it, or
 /// `✕ code /service/Method (time): message` at `error` level when it was rejected or

@@ -7,7 +7,7 @@ import Strata
 
 /// Makes gRPC calls described by `RequestDescription<GRPCRoute>` and reads their response
 /// messages through Strata's model layers, failing with ``Strata/StrataError``: the gRPC
-/// counterpart of ``Strata/Networker``, over a grpc-swift `GRPCClient`.
+/// counterpart of `Networker`, over a grpc-swift `GRPCClient`.
 ///
 /// <!-- doc-examples: skip (StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls) -->
 /// ```swift
@@ -27,25 +27,25 @@ import Strata
 ///   ``GRPCEndpoint/timeout``) bounds the whole call, a server stream included: it is the
 ///   call's gRPC deadline, sent to the server as `grpc-timeout` and enforced by the client,
 ///   so a handler that never answers fails at the deadline as a
-///   ``Strata/StrataError/Kind/transport`` failure of kind
-///   ``Strata/TransportError/Kind/timedOut``.
-/// - **Cancellation** of the calling task (or of the ``Strata/LoadTask``, or ending the
-///   iteration of a ``GRPCResponseStream``) cancels the call: ``Strata/StrataError/Kind/cancelled``.
+///   `StrataError.Kind.transport` failure of kind
+///   `TransportError.Kind.timedOut`.
+/// - **Cancellation** of the calling task (or of the `LoadTask`, or ending the
+///   iteration of a ``GRPCResponseStream``) cancels the call: `StrataError.Kind.cancelled`.
 /// - **Every status says what failed**: see ``Strata/StrataError/Kind/grpcStatus`` and
 ///   ``Strata/StrataError/grpcStatus``; `deadlineExceeded` is a timeout and `unavailable`
 ///   a connection failure, as over HTTP.
-/// - **A malformed message** is ``Strata/StrataError/Kind/decoding`` with a
-///   ``Strata/MappingError``; a DTO the app model refuses is ``Strata/StrataError/Kind/mapping``.
+/// - **A malformed message** is `StrataError.Kind.decoding` with a
+///   `MappingError`; a DTO the app model refuses is `StrataError.Kind.mapping`.
 ///
 /// ## Policies
 /// Strata's policies are grpc-swift `ClientInterceptor`s given to the client
 /// (``init(transport:interceptors:configuration:)``), driving the same decisions as the
 /// HTTP middleware: ``GRPCRetryInterceptor``, ``GRPCCircuitBreakerInterceptor``,
-/// ``GRPCAuthenticationInterceptor``. Each call has a ``Strata/MiddlewareContext`` of its
+/// ``GRPCAuthenticationInterceptor``. Each call has a `MiddlewareContext` of its
 /// own (its deadline, ``Configuration/logger``, the endpoint's ``GRPCEndpoint/options``
 /// and ``GRPCEndpoint/retry``) that those interceptors share across its attempts; what
 /// they record (the retry summary, breaker changes, refreshes) is on the response's
-/// ``GRPCResponse/records`` or the error's ``Strata/StrataError/records``.
+/// ``GRPCResponse/records`` or the error's `StrataError.records`.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 public struct GRPCNetworker: Sendable {
     /// Settings every call of this client shares; endpoints may override some.
@@ -66,7 +66,7 @@ public struct GRPCNetworker: Sendable {
         /// sets it, when `nil`, to ``GRPCNetworker/executionPolicy(for:)`` of its
         /// interceptors.
         public var executionPolicy: RPCExecutionPolicy?
-        /// The logger of every call's ``Strata/MiddlewareContext``, which Strata's
+        /// The logger of every call's `MiddlewareContext`, which Strata's
         /// interceptors log on.
         public var logger = Logger(label: "strata.grpc")
 
@@ -184,10 +184,10 @@ public struct GRPCNetworker: Sendable {
     }
 
     /// Makes the unary call `endpoint` describes and calls `completion` with the result,
-    /// for callback-based code, as ``Strata/Networker/load(_:completion:)`` does.
+    /// for callback-based code, as `Networker.load(_:completion:)` does.
     ///
     /// `completion` runs once, on a background task, not on the main thread.
-    /// - Returns: a handle whose ``Strata/LoadTask/cancel()`` cancels the call.
+    /// - Returns: a handle whose `LoadTask.cancel()` cancels the call.
     @discardableResult
     public func load<Response>(
         _ endpoint: GRPCEndpoint<Response>,

@@ -2,7 +2,7 @@ import GRPCCore
 import Strata
 
 /// A parsed response message together with what came with it: the gRPC counterpart of
-/// ``Strata/EndpointResponse``.
+/// `EndpointResponse`.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 public struct GRPCResponse<Value> {
     /// The parsed value.
@@ -15,7 +15,7 @@ public struct GRPCResponse<Value> {
     public let trailingMetadata: Metadata
     /// How long the call took, from sending to the parsed value.
     public let duration: Duration
-    /// What the call's policies recorded (see ``Strata/MiddlewareContext/record(_:for:)``):
+    /// What the call's policies recorded (see `MiddlewareContext.record(_:for:)`):
     /// ``retry``, ``circuitTransitions``, ``credentialRefreshes``, and the records of
     /// interceptors of the app's own.
     public let records: CallValues

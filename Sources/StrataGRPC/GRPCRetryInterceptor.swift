@@ -3,8 +3,8 @@ import GRPCCore
 import HTTPTypes
 import Strata
 
-/// Retries gRPC calls under Strata's ``Strata/RetryPolicy`` and ``Strata/RetryBudget``: the
-/// same decisions ``Strata/RetryMiddleware`` takes over HTTP, made by the same code.
+/// Retries gRPC calls under Strata's `RetryPolicy` and `RetryBudget`: the
+/// same decisions `RetryMiddleware` takes over HTTP, made by the same code.
 ///
 /// <!-- doc-examples: skip (StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls) -->
 /// ```swift
@@ -20,36 +20,36 @@ import Strata
 /// told otherwise; add `resourceExhausted` or `aborted` when the server means "try again";
 /// an attempt given up by its ``GRPCAttemptTimeoutTransport`` limit counts as `unavailable`)
 /// and its method may be sent twice: one of ``idempotentMethods``, or a call whose
-/// endpoint says so (``GRPCEndpoint/retry(_:)`` with ``Strata/RetryRule/withIdempotencyKey``,
-/// or a ``Strata/RetryRule/custom(_:)`` decision, which sees the status as the attempt's
-/// error; ``Strata/RetryRule/never`` retries nothing). A server's `grpc-retry-pushback-ms`
+/// endpoint says so (``GRPCEndpoint/retry(_:)`` with `RetryRule.withIdempotencyKey`,
+/// or a `RetryRule.custom(_:)` decision, which sees the status as the attempt's
+/// error; `RetryRule.never` retries nothing). A server's `grpc-retry-pushback-ms`
 /// is its `Retry-After`: the wait it asks for, or (negative) no retry. A call a circuit
 /// breaker refused is not retried. Retrying stops, as over HTTP, when the attempts are used
 /// up, the wait would end after the call's deadline, the budget has no retry left, or the
-/// call is cancelled; the ``Strata/RetrySummary`` is on ``GRPCResponse/retry`` and
-/// ``Strata/StrataError/retry``.
+/// call is cancelled; the `RetrySummary` is on ``GRPCResponse/retry`` and
+/// `StrataError.retry`.
 ///
 /// ## How the call is sent again
 /// grpc-swift 2 runs interceptors once per attempt, inside the attempt's HTTP/2 stream, so
 /// an interceptor cannot send a call again itself. Its retry executor can: it opens a new
 /// stream per attempt, replays the request message, and obeys the pushback metadata of a
-/// rejected attempt. This interceptor decides with ``Strata/RetryPolicy`` and tells the
+/// rejected attempt. This interceptor decides with `RetryPolicy` and tells the
 /// executor its decision as that pushback (the wait, or `-1` to stop). ``GRPCNetworker``
 /// turns the executor on (`CallOptions.executionPolicy`) for every status code (an
 /// endpoint's custom rule may retry any; the pushback stops the rest); on a plain `GRPCClient`, set ``GRPCNetworker/executionPolicy(for:)`` on the
 /// call's options. grpc-swift caps a call at 5 attempts, so a policy's
-/// ``Strata/RetryPolicy/maxAttempts`` above 5 counts as 5. Unary and server-streaming
+/// `RetryPolicy.maxAttempts` above 5 counts as 5. Unary and server-streaming
 /// calls are replayable (their one request message); a server stream is retried only
 /// before its first response.
 ///
 /// ## Why Strata's budget replaces grpc-swift's retry throttling
-/// gRPC's retry throttling (`ServiceConfig.RetryThrottle`) and ``Strata/RetryBudget`` are
+/// gRPC's retry throttling (`ServiceConfig.RetryThrottle`) and `RetryBudget` are
 /// the same idea — a token bucket that retries take from and that fills with successful
 /// traffic, so a failing server does not see its load multiplied — counted differently:
 /// gRPC takes a token per failure and gives back a fraction per success, Strata gives a
 /// fraction per call and a trickle per second. Keeping one of them keeps one answer to
 /// "may this client retry now", and Strata's can be shared: pass the same
-/// ``Strata/RetryBudget`` to an HTTP client's ``Strata/RetryMiddleware`` and to this
+/// `RetryBudget` to an HTTP client's `RetryMiddleware` and to this
 /// interceptor, and HTTP and gRPC calls to the same backend draw on one budget. Leave the
 /// transport's service config without a retry throttle; if it has one, both apply and the
 /// stricter wins.
@@ -77,7 +77,7 @@ public struct GRPCRetryInterceptor: ClientInterceptor {
     /// - Parameters:
     ///   - policy: when and how to retry (at most ``maxAttempts`` attempts).
     ///   - budget: the retries its clients may make, shared by all their calls; by default
-    ///     a ``Strata/RetryBudget`` of its own.
+    ///     a `RetryBudget` of its own.
     ///   - retryableCodes: the status codes retried; `unavailable` by default.
     ///   - idempotentMethods: the methods retried whatever their endpoint says; others only
     ///     when their endpoint is marked (``GRPCEndpoint/retry(_:)``).

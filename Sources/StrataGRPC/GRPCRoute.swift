@@ -1,8 +1,8 @@
 import GRPCCore
 
 /// How to reach a gRPC method: its service and method names, the route of a
-/// `RequestDescription<GRPCRoute>` (gRPC has no URLs, so seed 002's generic route takes
-/// this instead of a ``Strata/URLRouteProvider``).
+/// `RequestDescription<GRPCRoute>` (gRPC has no URLs, so the layered models' generic route takes
+/// this instead of a `URLRouteProvider`).
 ///
 /// Build it from a generated method descriptor:
 ///

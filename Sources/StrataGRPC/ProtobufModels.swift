@@ -18,7 +18,7 @@ import SwiftProtobuf
 extension RawDecodable where Raw: SwiftProtobuf.Message {
     /// Reads the body as the protobuf message `Raw` (binary wire format), then maps it
     /// with ``Strata/RawDecodable/from(raw:)``; `decoder` is not used.
-    /// - Throws: ``Strata/MappingError`` naming `Raw` when the bytes are not such a message,
+    /// - Throws: `MappingError` naming `Raw` when the bytes are not such a message,
     ///   or the error `from(raw:)` throws.
     public static func decode(rawBody: Data, using decoder: JSONDecoder) throws -> Self {
         try from(raw: ProtobufBytes.message(Raw.self, from: rawBody))
@@ -36,7 +36,7 @@ extension RawEncodable where Self: SwiftProtobuf.Message, Raw == Self {
 }
 
 /// A raw-layer model (DTO) that can also be read from a protobuf message: the second raw
-/// representation of a DTO whose ``Strata/RawDecodable/Raw`` is already ``Strata/JSON``,
+/// representation of a DTO whose `RawDecodable.Raw` is already `JSON`,
 /// so that the same DTO, and the application model mapped from it, serve HTTP and gRPC.
 ///
 /// <!-- doc-examples: skip (StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls) -->
@@ -52,7 +52,7 @@ public protocol ProtobufRawDecodable {
     associatedtype Message: SwiftProtobuf.Message
 
     /// Creates the model from its message.
-    /// - Throws: ``Strata/MappingError`` when the message does not describe a valid model.
+    /// - Throws: `MappingError` when the message does not describe a valid model.
     static func from(message: Message) throws -> Self
 }
 
@@ -63,7 +63,7 @@ public protocol ProtobufRawEncodable {
     associatedtype Message: SwiftProtobuf.Message
 
     /// Returns the message that represents this model.
-    /// - Throws: ``Strata/MappingError`` when the model cannot be represented.
+    /// - Throws: `MappingError` when the model cannot be represented.
     func toMessage() throws -> Message
 }
 

@@ -10,7 +10,7 @@ let grpcProtobufContentType = "application/grpc+proto"
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 extension RequestDescription where Route == GRPCRoute {
     /// Creates the description of a gRPC call: its route, its request message (kept as the
-    /// message's binary form in ``Strata/RequestDescription/body``) and its metadata, the
+    /// message's binary form in `RequestDescription.body`) and its metadata, the
     /// description's header fields (a `-bin` field carries base64, as on the wire).
     ///
     /// <!-- doc-examples: skip (StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls) -->
@@ -20,7 +20,7 @@ extension RequestDescription where Route == GRPCRoute {
     ///     message: Strata_Demo_V1_GetUserRequest.with { $0.id = 1 },
     ///     headers: [HTTPField.Name("x-trace")!: "abc"])
     /// ```
-    /// - Throws: ``Strata/MappingError`` when the message cannot be serialised.
+    /// - Throws: `MappingError` when the message cannot be serialised.
     public init<Message: SwiftProtobuf.Message>(route: GRPCRoute, message: Message, headers: HTTPFields = [:])
         throws
     {
@@ -31,7 +31,7 @@ extension RequestDescription where Route == GRPCRoute {
 
     /// Creates the description of a gRPC call whose request is a raw-layer model whose
     /// `Raw` is a protobuf message.
-    /// - Throws: ``Strata/MappingError`` when the model cannot produce its message.
+    /// - Throws: `MappingError` when the model cannot produce its message.
     public init<Model: RawEncodable>(route: GRPCRoute, raw model: Model, headers: HTTPFields = [:]) throws
     where Model.Raw: SwiftProtobuf.Message {
         try self.init(route: route, message: try model.toRaw(), headers: headers)
@@ -39,14 +39,14 @@ extension RequestDescription where Route == GRPCRoute {
 
     /// Creates the description of a gRPC call whose request is a raw-layer model with a
     /// protobuf form (``ProtobufRawEncodable``).
-    /// - Throws: ``Strata/MappingError`` when the model cannot produce its message.
+    /// - Throws: `MappingError` when the model cannot produce its message.
     public init<Model: ProtobufRawEncodable>(route: GRPCRoute, raw model: Model, headers: HTTPFields = [:]) throws {
         try self.init(route: route, message: try model.toMessage(), headers: headers)
     }
 
     /// Creates the description of a gRPC call whose request is an application model, sent
     /// as its DTO's protobuf form.
-    /// - Throws: ``Strata/MappingError`` when the model cannot produce its DTO or message.
+    /// - Throws: `MappingError` when the model cannot produce its DTO or message.
     public init<Model: DTOEncodable>(route: GRPCRoute, model: Model, headers: HTTPFields = [:]) throws
     where Model.DTO: ProtobufRawEncodable {
         try self.init(route: route, message: try model.toDTO().toMessage(), headers: headers)

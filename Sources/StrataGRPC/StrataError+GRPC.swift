@@ -10,7 +10,7 @@ extension StrataError.Kind {
     /// failure or a cancellation: `unauthenticated`, `permissionDenied`, `invalidArgument`,
     /// `notFound`, `resourceExhausted`… ``Strata/StrataError/grpcStatus`` holds the code,
     /// its message and the trailing metadata (the gRPC counterpart of
-    /// ``Strata/StrataError/Kind/unacceptableStatus``).
+    /// `StrataError.Kind.unacceptableStatus`).
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     public static let grpcStatus = StrataError.Kind("grpcStatus") { error in
         guard let status = error.grpcStatus else { return "gRPC status failed" }
@@ -49,9 +49,9 @@ public struct GRPCStatus: Error, Sendable, Hashable, CustomStringConvertible {
 
 extension StrataError {
     /// The gRPC status a failed gRPC call ended with (code, message, trailing metadata),
-    /// whatever its ``kind``: ``Kind/grpcStatus``, a timeout (`deadlineExceeded`), a
+    /// whatever its `kind`: ``Kind/grpcStatus``, a timeout (`deadlineExceeded`), a
     /// connection failure (`unavailable`) or a cancellation (`cancelled`); `nil` for
-    /// failures that are not a status (a malformed message is ``Kind/decoding``).
+    /// failures that are not a status (a malformed message is `Kind.decoding`).
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     public var grpcStatus: GRPCStatus? {
         if let status = underlying as? GRPCStatus { return status }

@@ -1,7 +1,7 @@
 import Metrics
 import Strata
 
-/// Strata's own metrics, read from what each finished call recorded (a ``CallObserver``):
+/// Strata's own metrics, read from what each finished call recorded (a `CallObserver`):
 /// the same records the call's response or error carries, so the numbers and the values
 /// a caller sees never disagree.
 ///
@@ -11,13 +11,13 @@ import Strata
 /// ```
 ///
 /// - `strata.client.calls` (counter): every call, with `outcome` `success` or the
-///   ``StrataError/Kind`` it failed with.
+///   `StrataError.Kind` it failed with.
 /// - `strata.retry.attempts` (recorder) and `strata.retry.stops` (counter, with
 ///   `strata.retry.stop_reason`: `attemptsExhausted`, `budgetSpent`, `deadline`, …) for
-///   each call a ``RetryMiddleware`` retried or stopped retrying.
+///   each call a `RetryMiddleware` retried or stopped retrying.
 /// - `strata.cache.lookups` (counter, with `strata.cache.source` — `cache` for a hit,
 ///   `revalidated`, `network` for a miss — and `strata.cache.stale`) for each call a
-///   ``CacheMiddleware`` answered.
+///   `CacheMiddleware` answered.
 /// - `strata.circuit.transitions` (counter, with `server.address` and
 ///   `strata.circuit.state`) for each breaker change.
 /// - `strata.auth.refreshes` (counter): the credential refreshes calls started (calls that

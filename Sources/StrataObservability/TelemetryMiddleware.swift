@@ -12,7 +12,7 @@ import Tracing
 ///
 /// ```swift
 /// let networker = Networker(
-///     transport: AsyncHTTPClientTransport(),
+///     transport: transport,
 ///     middleware: .resilient(perAttempt: [TelemetryMiddleware()]))  // last: one span per attempt
 /// ```
 ///
@@ -38,8 +38,8 @@ import Tracing
 ///   the span's method, `server.address`, `server.port`, and the status,
 ///   `network.protocol.version` and `error.type` where the conventions put them.
 ///
-/// Spans, metrics and ``LoggingMiddleware``'s lines read the same attempt events
-/// (``AttemptStart``, ``AttemptListener``).
+/// Spans, metrics and `LoggingMiddleware`'s lines read the same attempt events
+/// (`AttemptStart`, `AttemptListener`).
 public struct TelemetryMiddleware: Middleware {
     /// The signals the step emits.
     public struct Signals: OptionSet, Sendable, Hashable {

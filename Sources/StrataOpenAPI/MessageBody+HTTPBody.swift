@@ -7,7 +7,7 @@ extension MessageBody {
     /// collecting them.
     ///
     /// `body`'s iteration behaviour becomes the body's replayability: a body that can be
-    /// iterated more than once (`.multiple`) is ``isReplayable``, so a retry or a redirect
+    /// iterated more than once (`.multiple`) is `isReplayable`, so a retry or a redirect
     /// may send it again; a `.single` one is read once, and no step sends it twice.
     public init(_ body: HTTPBody) {
         let length: Int64? =
@@ -27,7 +27,7 @@ extension HTTPBody {
     /// An OpenAPI body that reads the chunks of a Strata `body` as they come, without
     /// collecting them (a body held in memory stays in memory).
     ///
-    /// A ``Strata/MessageBody/isReplayable`` body can be iterated more than once
+    /// A `MessageBody.isReplayable` body can be iterated more than once
     /// (`.multiple`); a streamed one once (`.single`).
     public convenience init(_ body: MessageBody) {
         let length: Length = body.length.map { .known($0) } ?? .unknown

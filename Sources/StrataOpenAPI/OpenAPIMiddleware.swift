@@ -3,8 +3,8 @@ import HTTPTypes
 import OpenAPIRuntime
 import Strata
 
-/// A Strata ``Strata/Middleware`` step that runs an OpenAPI `ClientMiddleware`, so that the
-/// OpenAPI ecosystem's middleware can be placed in a ``Strata/Networker``'s pipeline.
+/// A Strata `Middleware` step that runs an OpenAPI `ClientMiddleware`, so that the
+/// OpenAPI ecosystem's middleware can be placed in a `Networker`'s pipeline.
 ///
 /// ```swift
 /// let networker = Networker(transport: transport, middleware: [OpenAPIMiddleware(someClientMiddleware)])
@@ -16,7 +16,7 @@ import Strata
 /// none). Bodies are passed on as they come, never collected, and a body the client
 /// middleware passes on untouched reaches the next step as the very body it was (a
 /// replayable body stays replayable). What the client middleware throws on its own account
-/// becomes ``Strata/StrataError/Kind/middleware`` naming this type; errors from the steps
+/// becomes `StrataError.Kind.middleware` naming this type; errors from the steps
 /// after it pass through untouched.
 public struct OpenAPIMiddleware: Middleware {
     /// The client middleware this step runs.

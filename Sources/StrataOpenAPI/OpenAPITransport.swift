@@ -3,9 +3,9 @@ import HTTPTypes
 import OpenAPIRuntime
 import Strata
 
-/// A Strata ``Strata/Transport`` that sends through any OpenAPI `ClientTransport`
+/// A Strata `Transport` that sends through any OpenAPI `ClientTransport`
 /// (swift-openapi-async-http-client's, swift-openapi-urlsession's, or your own), so that a
-/// ``Strata/Networker`` runs its pipeline over it.
+/// `Networker` runs its pipeline over it.
 ///
 /// ```swift
 /// let networker = Networker(transport: OpenAPITransport(someClientTransport))
@@ -14,10 +14,10 @@ import Strata
 /// The request's scheme and authority become the `baseURL` the client transport is given,
 /// and its path and query the request's path. Bodies are passed on as they come, without
 /// being collected; a replayable Strata body is a body the client transport may iterate
-/// more than once. The ``Strata/Networker`` enforces the deadline whatever the client
-/// transport does (``Strata/Transport/enforcesDeadline`` is `false`); what the client
-/// transport throws reaches the caller as a ``Strata/TransportError`` of kind
-/// ``Strata/TransportError/Kind/other`` with the error attached, unless it is one of
+/// more than once. The `Networker` enforces the deadline whatever the client
+/// transport does (`Transport.enforcesDeadline` is `false`); what the client
+/// transport throws reaches the caller as a `TransportError` of kind
+/// `TransportError.Kind.other` with the error attached, unless it is one of
 /// Strata's own errors.
 public struct OpenAPITransport: Transport {
     /// The transport the requests go through.
@@ -39,7 +39,7 @@ public struct OpenAPITransport: Transport {
     }
 
     /// Sends `request` with `body` through the client transport.
-    /// - Throws: ``Strata/URLRouteError/invalidURL(base:path:)`` for a request with no
+    /// - Throws: `URLRouteError.invalidURL(base:path:)` for a request with no
     ///   scheme or authority, or whatever the client transport throws.
     public func send(
         _ request: HTTPRequest,

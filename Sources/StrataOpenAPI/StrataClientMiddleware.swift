@@ -4,7 +4,7 @@ import Logging
 import OpenAPIRuntime
 import Strata
 
-/// An OpenAPI `ClientMiddleware` that runs a Strata ``Strata/Middleware`` step, so that
+/// An OpenAPI `ClientMiddleware` that runs a Strata `Middleware` step, so that
 /// Strata's steps (or your own) can be placed in a generated client's middleware.
 ///
 /// ```swift
@@ -17,15 +17,15 @@ import Strata
 /// with the request's path) and a ``Strata/MiddlewareContext`` of a call of its own: the
 /// operation's `operationId` as ``Strata/MiddlewareContext/openAPIOperationID``, a
 /// deadline of ``timeout`` from the start of the call, and ``logger`` with the
-/// `openapi.operation_id` metadata. Outside a ``Strata/Networker`` nothing enforces that
+/// `openapi.operation_id` metadata. Outside a `Networker` nothing enforces that
 /// deadline (Strata's own steps bound their waits by it), and what the step records or
-/// leaves for after the call (``Strata/MiddlewareContext/afterCall(id:_:)``) goes nowhere:
+/// leaves for after the call (`MiddlewareContext.afterCall(id:_:)`) goes nowhere:
 /// for the whole of Strata's pipeline, send through ``NetworkerTransport`` instead.
 ///
 /// What the step passes on goes to the rest of the generated client's middleware: the
 /// request (split again into a base URL and a path, the original base URL kept while the
 /// request still goes there), without its credential fields when the step's context
-/// ``Strata/MiddlewareContext/withholdsCredentials``, as Strata's pipeline does before its
+/// `MiddlewareContext.withholdsCredentials`, as Strata's pipeline does before its
 /// transport. Bodies are passed on as they come, never collected. Errors are thrown as
 /// they are; the generated client wraps them in its `ClientError`.
 public struct StrataClientMiddleware: ClientMiddleware {

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Strata
 
-/// A ``CacheStore`` in a SQLite database (through GRDB), so that cached responses
+/// A `CacheStore` in a SQLite database (through GRDB), so that cached responses
 /// survive the app: bounded by bytes with least-recently-used eviction, in WAL mode, safe
 /// for concurrent use by every client of one process.
 ///
@@ -24,7 +24,7 @@ import Strata
 ///   (`PRAGMA application_id`, `user_version`); a store written by another schema
 ///   version is emptied and recreated (a cache loses nothing that matters).
 /// - **Bound.** After each write, least recently used entries (read or written) are
-///   deleted until the stored bytes (``CachedResponse/cost``) fit ``capacity``. A read is
+///   deleted until the stored bytes (`CachedResponse.cost`) fit ``capacity``. A read is
 ///   remembered in memory and its recency written with the next write, so a hit takes no
 ///   write transaction (reads not followed by a write before the store closes are not
 ///   recorded).

@@ -2,8 +2,9 @@ import Foundation
 import Strata
 import Swinject
 
-/// Registers a Strata client and its parts in a Swinject container, by protocol: seed
-/// 004's dependency injection, with Strata's types in the seed's roles.
+/// Registers a Strata client and its parts in a Swinject container, by protocol: the
+/// protocol-oriented JSON API service layer's dependency injection, with Strata's types
+/// in its roles.
 ///
 /// ```swift
 /// let container = Container()
@@ -21,9 +22,9 @@ import Swinject
 ///
 /// ## What is registered
 ///
-/// | service | seed 004's role | resolved as |
+/// | service | service layer role | resolved as |
 /// |---|---|---|
-/// | `any Transport` | `RequestExecutable`: sends the request (Alamofire in the seed) | `transport(resolver)`, made once and shared with child containers (`.container` scope) |
+/// | `any Transport` | `RequestExecutable`: sends the request (Alamofire there) | `transport(resolver)`, made once and shared with child containers (`.container` scope) |
 /// | `[any Middleware]` | `RequestCommandable`: the steps between the handler and the executor | `middleware(resolver)`, `[]` unless given |
 /// | `JSONEncoder`, `JSONDecoder` | the `JSONDecoder` injected into `ResponseParseable` (and its encoding twin) | `configuration.jsonEncoder` / `.jsonDecoder` |
 /// | `Networker.Configuration` | — (timeouts, limits, validation, redirects) | `configuration` with the resolved coders |
@@ -37,16 +38,16 @@ import Swinject
 /// transport that must be shut down (an `AsyncHTTPClientTransport` that owns its
 /// `HTTPClient`) is created once, not per resolve; shut it down when the app stops.
 ///
-/// The seed's other roles are values made per call, not services, so nothing registers
-/// them: `HttpRequestable` is a ``RequestDescription`` (route, method, parameters,
-/// encoding, headers) or an ``Endpoint``; `ResponseParseable.handleResponse` is
-/// ``Endpoint/parse`` (given the client's decoder), or `decoding: Model.self` at the call
-/// site; `HttpResponsable` is the parsed value, or an ``EndpointResponse`` with the
-/// response head. The seed's `Endpoint` protocol (string base URL, path, `buildURL()`)
-/// becomes a route by refining ``StringServiceRoute``.
+/// The service layer's other roles are values made per call, not services, so nothing registers
+/// them: `HttpRequestable` is a `RequestDescription` (route, method, parameters,
+/// encoding, headers) or an `Endpoint`; `ResponseParseable.handleResponse` is
+/// `Endpoint.parse` (given the client's decoder), or `decoding: Model.self` at the call
+/// site; `HttpResponsable` is the parsed value, or an `EndpointResponse` with the
+/// response head. The service layer's `Endpoint` protocol (string base URL, path, `buildURL()`)
+/// becomes a route by refining `StringServiceRoute`.
 ///
 /// The core, `Strata`, knows nothing of containers: this assembly only calls
-/// ``Networker/init(transport:middleware:configuration:)``, which any other injection
+/// `Networker.init(transport:middleware:configuration:)`, which any other injection
 /// style can call as well. This module links no transport: the app passes the factory of
 /// the one it uses.
 ///

@@ -8,8 +8,8 @@ import StrataServerLifecycle
 /// - `/echo/**` (any method): replies `200` with a JSON ``EchoReply`` describing the
 ///   request exactly as the server received it (the body as Base64).
 /// - `GET /status/{code}`: that status, with body `status {code}` (none for 204/304).
-/// - `GET /json/user/{id}`: a seed-002 user with two photos. `HEAD` too.
-/// - `GET /photos/{id}`: a seed-003 photo.
+/// - `GET /json/user/{id}`: a user with two photos (the layered models). `HEAD` too.
+/// - `GET /photos/{id}`: a photo (the Endpoint + Networker + Result pattern).
 /// - `GET /text`: an HTML page, `text/html`.
 /// - `GET /bytes/{n}`: `n` bytes (`0, 1, 2, … 255, 0, …`), `application/octet-stream`.
 /// - `GET /stream/{chunks}`: that many 1 KiB chunks, written one at a time, no length.

@@ -1,6 +1,6 @@
-/// Response bodies in the shape of the seed documents' models.
+/// Response bodies in the shape of the layered models and the Endpoint + Networker + Result pattern.
 public enum Fixtures {
-    /// A seed-002 user: `{"name","age","type","photos":[{"id","ref"}]}`.
+    /// A user of the layered models: `{"name","age","type","photos":[{"id","ref"}]}`.
     public struct UserBody: Codable, Sendable {
         public var name: String
         public var age: Int
@@ -8,13 +8,13 @@ public enum Fixtures {
         public var photos: [PhotoRef]
     }
 
-    /// A seed-002 photo reference.
+    /// A photo reference of the layered models.
     public struct PhotoRef: Codable, Sendable {
         public var id: String
         public var ref: String
     }
 
-    /// A seed-003 photo.
+    /// A photo of the Endpoint + Networker + Result pattern.
     public struct PhotoBody: Codable, Sendable {
         public var id: Int
         public var albumId: Int

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Strata
 
-/// An in-memory ``Transport`` for tests and offline prototyping: it answers from
+/// An in-memory `Transport` for tests and offline prototyping: it answers from
 /// registered stubs and records every request it receives.
 ///
 /// ```swift
@@ -15,7 +15,7 @@ import Strata
 ///
 /// Stubs are tried latest first, so a test can override a default registered earlier.
 /// A request no stub takes throws ``MockTransportError/noStub(method:path:registeredStubs:)``.
-/// Delays honour the deadline (throwing ``TransportError/Kind/timedOut``) and task
+/// Delays honour the deadline (throwing `TransportError.Kind.timedOut`) and task
 /// cancellation (throwing `CancellationError`).
 public final class MockTransport: Transport, Sendable {
     let state = Locked(MockTransportState())
@@ -41,7 +41,7 @@ public final class MockTransport: Transport, Sendable {
     /// Records the request, finds the latest stub that takes it, waits out the
     /// response's delay and answers.
     /// - Throws: ``MockTransportError`` when no stub takes the request,
-    ///   ``TransportError`` of kind ``TransportError/Kind/timedOut`` past `deadline`,
+    ///   `TransportError` of kind `TransportError.Kind.timedOut` past `deadline`,
     ///   `CancellationError` when the task is cancelled, or the stub's injected error.
     public func send(
         _ request: HTTPRequest,

@@ -6,13 +6,13 @@ import Strata
 
 extension Networker {
     /// A client over the platform's default transport, with the default configuration
-    /// and no middleware: seed 003's `let networker = Networker()`.
+    /// and no middleware: the Endpoint + Networker + Result pattern's `let networker = Networker()`.
     ///
     /// - On Apple platforms the transport is a ``URLSessionTransport`` of its own.
     /// - On Linux it is an `AsyncHTTPClientTransport` of its own: FoundationNetworking's
     ///   `URLSession` stops the whole process (a `fatalError`) when a connection closes
     ///   in the middle of a response head, which any failing server or proxy can cause,
-    ///   while AsyncHTTPClient reports it as a ``TransportError``. (AsyncHTTPClient 1.37
+    ///   while AsyncHTTPClient reports it as a `TransportError`. (AsyncHTTPClient 1.37
     ///   has one crash of its own, on a status code under 100, a
     ///   response no server sends by mistake.) Its client shuts down when the
     ///   ``Networker`` (and any body it is still streaming) is released.

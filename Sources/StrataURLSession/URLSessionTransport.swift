@@ -6,7 +6,7 @@ import Strata
     import FoundationNetworking
 #endif
 
-/// A ``Transport`` over Foundation's `URLSession`, on Apple platforms and on Linux
+/// A `Transport` over Foundation's `URLSession`, on Apple platforms and on Linux
 /// (swift-corelibs-foundation's `FoundationNetworking`).
 ///
 /// - Warning: On Linux, a server (or anything on the path to it) can stop a process that
@@ -28,10 +28,10 @@ import Strata
 /// completion handlers. Then:
 ///
 /// - **`send` returns when the response head arrives, and the body streams.** The body
-///   is a one-shot ``MessageBody`` fed by the task's `didReceive data` events; its
-///   ``MessageBody/length`` is the `Content-Length` of a body that is not
-///   content-encoded, so `collect(upTo:)` (and the ``Networker``'s
-///   ``Networker/Configuration/maxResponseBodySize``) refuses a declared length over the
+///   is a one-shot `MessageBody` fed by the task's `didReceive data` events; its
+///   `MessageBody.length` is the `Content-Length` of a body that is not
+///   content-encoded, so `collect(upTo:)` (and the `Networker`'s
+///   `Networker.Configuration.maxResponseBodySize`) refuses a declared length over the
 ///   limit before reading any of it, and stops any other (chunked, or content-encoded and
 ///   counted in decoded bytes, as a decompression bomb is) right after the limit.
 ///   Dropping the body (or ending its consumption early) cancels the `URLSessionTask`;
@@ -45,7 +45,7 @@ import Strata
 ///   it stopped, so the transport does not suspend there either. Chunks that arrive
 ///   while nobody reads are buffered up to ``responseBufferLimit`` bytes (each read takes
 ///   the oldest one); past that, the task is cancelled and the next read throws a
-///   ``TransportError`` of kind ``TransportError/Kind/other`` with
+///   `TransportError` of kind `TransportError.Kind.other` with
 ///   ``URLSessionTransportError/responseBufferFull(limit:)``. A reader slower than the
 ///   network, for a body larger than the limit, needs the AsyncHTTPClient transport,
 ///   which applies back-pressure.
@@ -61,7 +61,7 @@ import Strata
 ///   credentials and would hang; the delegate cancels it, and the `401` is returned with
 ///   its header fields and body. Credentials in the configuration's
 ///   `urlCredentialStorage` are not used there; send an `Authorization` header instead
-///   (for example with ``HeadersMiddleware``). On Apple platforms challenges get
+///   (for example with `HeadersMiddleware`). On Apple platforms challenges get
 ///   `URLSession`'s default handling, and a `401` it cannot answer is returned.
 ///
 /// Tasks made directly on ``session`` get the same redirect and challenge handling; their
@@ -74,31 +74,31 @@ import Strata
 /// gives a task delegate only the redirect callback (observed), and the transport keeps
 /// to completion handlers on Apple platforms too, so as not to take decisions from the
 /// session's delegate. So requests run with completion handlers and **the body is
-/// buffered whole** before `send` returns (in memory; ``MessageBody/bufferedData`` holds
+/// buffered whole** before `send` returns (in memory; `MessageBody.bufferedData` holds
 /// it), with no limit but the deadline. A session another
 /// `URLSessionTransport` created is the exception: its delegate is the transport's, and
 /// requests stream as on a session of one's own.
 ///
 /// ## Everywhere
 /// - **A file is sent from the file; other request bodies from memory.** A body made
-///   from a file (``RequestBody/file(_:contentType:)``, ``MessageBody/file``) goes
+///   from a file (`RequestBody.file(_:contentType:)`, `MessageBody.file`) goes
 ///   with an upload task from that file, which the session reads as it sends, and the
-///   bytes sent reach ``MessageBody/sentBytesHandler`` (upload progress). Any other
-///   streamed ``MessageBody`` (for example multipart form data read from files) is
+///   bytes sent reach `MessageBody.sentBytesHandler` (upload progress). Any other
+///   streamed `MessageBody` (for example multipart form data read from files) is
 ///   collected into memory before the request starts, up to ``streamedBodyLimit``
-///   bytes; a larger body fails with a ``TransportError`` of kind
-///   ``TransportError/Kind/invalidRequest`` whose underlying error is
-///   ``MessageBodyError/tooLarge(limit:)``. For large uploads of other kinds, use the
+///   bytes; a larger body fails with a `TransportError` of kind
+///   `TransportError.Kind.invalidRequest` whose underlying error is
+///   `MessageBodyError.tooLarge(limit:)`. For large uploads of other kinds, use the
 ///   AsyncHTTPClient transport.
-/// - **Responses that ``HTTPResponse/cannotHaveBody(respondingTo:)`` have no body**
+/// - **Responses that `HTTPResponse.cannotHaveBody(respondingTo:)` have no body**
 ///   (`nil`); `send` waits for their task to complete, so nothing outlives the call.
 /// - **`GET` and `HEAD` cannot carry a body.** `URLSession` fails them; the transport
 ///   drops an empty body and refuses a non-empty one with
-///   ``TransportError/Kind/invalidRequest``.
-/// - **Failures follow the table in ``TransportError``**, each with a one-line
-///   ``TransportError/detail`` naming the `URLError` (for example
+///   `TransportError.Kind.invalidRequest`.
+/// - **Failures follow the table in `TransportError`**, each with a one-line
+///   `TransportError.detail` naming the `URLError` (for example
 ///   `URLError -1 unknown: transfer closed with 90 bytes remaining to read`), which stays
-///   the ``TransportError/underlying`` error. On Linux, where `FoundationNetworking`
+///   the `TransportError.underlying` error. On Linux, where `FoundationNetworking`
 ///   reports most libcurl failures as `URLError.unknown`, curl's message decides the
 ///   kind. Response heads carry the standard reason phrase of their status
 ///   (`HTTPURLResponse` keeps none).
@@ -111,17 +111,17 @@ import Strata
 ///   server sends, whatever the request asked for. So on Linux the transport sends
 ///   `Accept-Encoding: identity` when the request has no `Accept-Encoding` field:
 ///   servers that honour it send plain bytes, whose length libcurl checks (a body cut
-///   short is ``TransportError/Kind/connectionLost``). A request that sets its own
+///   short is `TransportError.Kind.connectionLost`). A request that sets its own
 ///   `Accept-Encoding` gets compressed responses, decoded, without that check. A body
-///   that does not decode at all is ``TransportError/Kind/malformedResponse``. On
+///   that does not decode at all is `TransportError.Kind.malformedResponse`. On
 ///   Apple platforms the transport leaves `Accept-Encoding` to `URLSession`.
 ///
-/// Deadlines: the ``Networker`` enforces the call's deadline by cancelling the calling
+/// Deadlines: the `Networker` enforces the call's deadline by cancelling the calling
 /// task, which cancels the `URLSessionTask` and throws `CancellationError` at once, also
 /// while the body is read. The transport also sets the request's `timeoutInterval` (an
 /// idle timeout) to the time left, rounded up to whole seconds because
 /// `FoundationNetworking` truncates it, so `URLSession` gives up on its own too
-/// (``TransportError/Kind/timedOut``); used without a ``Networker``, that idle timeout is
+/// (`TransportError.Kind.timedOut`); used without a `Networker`, that idle timeout is
 /// the only limit.
 ///
 /// On Linux, `FoundationNetworking` runs all the transfers of a session on one work
@@ -136,7 +136,7 @@ public struct URLSessionTransport: Transport {
     /// The default for ``streamedBodyLimit``: 512 MiB.
     public static let defaultStreamedBodyLimit = 512 * 1024 * 1024
     /// The default for ``responseBufferLimit``: 32 MiB, the default
-    /// ``Networker/Configuration/maxResponseBodySize``, so that a collecting reader that
+    /// `Networker.Configuration.maxResponseBodySize`, so that a collecting reader that
     /// falls behind by a whole body still ends with the client's own limit (or the body),
     /// and at most twice that limit is held.
     public static let defaultResponseBufferLimit = 32 * 1024 * 1024
@@ -185,10 +185,10 @@ public struct URLSessionTransport: Transport {
     /// - Important: On Linux, a borrowed session without a delegate that ends
     ///   authentication challenges (`URLSession.shared` has none) hangs on a `401` with
     ///   a `WWW-Authenticate` header until the deadline, then throws
-    ///   ``TransportError/Kind/timedOut``: `FoundationNetworking` neither retries nor
+    ///   `TransportError.Kind.timedOut`: `FoundationNetworking` neither retries nor
     ///   delivers the response. A delegate answering `urlSession(_:task:didReceive:completionHandler:)`
     ///   with `.cancelAuthenticationChallenge` makes such a request fail at once with
-    ///   `URLError.cancelled` (kind ``TransportError/Kind/other``) instead; to receive the
+    ///   `URLError.cancelled` (kind `TransportError.Kind.other`) instead; to receive the
     ///   `401` itself, let the transport create its session with
     ///   ``init(configuration:streamedBodyLimit:responseBufferLimit:)``.
     /// - Parameters:
@@ -206,11 +206,11 @@ public struct URLSessionTransport: Transport {
         self.responseBufferLimit = responseBufferLimit
     }
 
-    /// Sends `request` through the session; see ``Transport/send(_:body:deadline:)``.
+    /// Sends `request` through the session; see `Transport.send(_:body:deadline:)`.
     /// - Returns: the head as soon as it arrives, with a streamed body (a buffered one on
     ///   a borrowed session); see the type's documentation.
     /// - Throws: `CancellationError` when the calling task is cancelled, and
-    ///   ``TransportError`` for failures below HTTP (see the type's documentation).
+    ///   `TransportError` for failures below HTTP (see the type's documentation).
     public func send(
         _ request: HTTPRequest,
         body: MessageBody?,

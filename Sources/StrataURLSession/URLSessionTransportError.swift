@@ -1,5 +1,5 @@
 /// Failures that ``URLSessionTransport`` reports itself, as the `underlying` error of a
-/// ``TransportError``.
+/// `TransportError`.
 public enum URLSessionTransportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The request has no scheme or authority, so it has no absolute URL to load.
     case noAbsoluteURL

@@ -3,7 +3,7 @@ import Strata
 
 // The bodies the benchmark reads: a Codable DTO (decoded directly by the raw variants)
 // and an application model mapped from it (`Endpoint(_:model:)`, both model layers).
-// The 1 MB photo list uses the seed-002 models of `StrataDemo` (`PhotoEntry`, `Photo`).
+// The 1 MB photo list uses the layered models of `StrataDemo` (`PhotoEntry`, `Photo`).
 
 /// `GET /json/user/{id}`: `{"name","age","type","photos":[{"id","ref"}]}`. A Codable
 /// DTO is also a plain `Decodable`, so the raw variants decode it with `JSONDecoder`.

@@ -14,10 +14,10 @@ enum Payloads {
         {"id":"1-3","ref":"https://img.example/1/3.jpg"}],"type":0}
         """.utf8)
 
-    /// How many seed-002 photo entries ``photosJSON`` holds.
+    /// How many photo entries ``photosJSON`` holds.
     static let photoCount = 13_500
 
-    /// A JSON array of ``photoCount`` seed-002 photo entries (`{"id","ref"}`), about 1 MB:
+    /// A JSON array of ``photoCount`` photo entries (`{"id","ref"}`), about 1 MB:
     /// what `GET /bench/photos` serves.
     static let photosJSON: Data = {
         var json = "["

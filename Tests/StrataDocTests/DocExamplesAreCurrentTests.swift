@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Keeps `DocExamples.swift` in step with the docs: every ```swift example of a `///`
-/// comment under Sources/ and of README.md must appear in it verbatim, under its own
+/// comment under Sources/, of a DocC article and of README.md must appear in it verbatim, under its own
 /// `doc-example:` marker, and nothing else may. The extraction rules are those of
 /// `scripts/doc-examples.py`, which writes the file.
 @Suite struct DocExamplesAreCurrentTests {
@@ -53,6 +53,17 @@ import Testing
                 "README.md#quick-start": ["let a = 1"],
                 "README.md#quick-start-3": ["let b = 2"],
             ])
+        let article = """
+            # Caching
+            ## Overview
+            ```swift
+            let c = 3
+            ```
+            """
+        #expect(
+            DocExampleSource.markdownExamples(article, path: "Sources/A/Documentation.docc/Caching.md") == [
+                "Sources/A/Documentation.docc/Caching.md#overview": ["let c = 3"]
+            ])
         let source = """
                 /// Text.
                 ///
@@ -75,18 +86,25 @@ enum DocExampleSource {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Every example of Sources/**.swift and README.md, by key (`path#n`, `README.md#section`).
+    /// Every example of Sources/**.swift, the DocC articles (Sources/*/Documentation.docc/**.md)
+    /// and README.md, by key (`path#n`, `README.md#section`, `Sources/…/Caching.md#section`).
     static func examples(in root: URL) throws -> [String: [String]] {
         var examples: [String: [String]] = [:]
         let sources = root.appending(path: "Sources")
         let files =
             FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
-            .compactMap { $0 as? URL }
-            .filter { $0.pathExtension == "swift" } ?? []
+            .compactMap { $0 as? URL } ?? []
         for file in files {
             let path = "Sources/" + file.path.dropFirst(sources.path.count + 1)
-            examples.merge(docCommentExamples(try String(contentsOf: file, encoding: .utf8), path: path)) { old, _ in
-                old
+            if file.pathExtension == "swift" {
+                examples.merge(docCommentExamples(try String(contentsOf: file, encoding: .utf8), path: path)) {
+                    old, _ in old
+                }
+            } else if file.pathExtension == "md", path.split(separator: "/").dropFirst(2).first == "Documentation.docc"
+            {
+                examples.merge(markdownExamples(try String(contentsOf: file, encoding: .utf8), path: path)) {
+                    old, _ in old
+                }
             }
         }
         examples.merge(readmeExamples(try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8))) {
@@ -131,6 +149,13 @@ enum DocExampleSource {
     /// The ```swift blocks of the README not marked `<!-- doc-examples: skip (…) -->`,
     /// keyed by the heading above them (`#slug`, then `#slug-2`, …).
     static func readmeExamples(_ text: String) -> [String: [String]] {
+        markdownExamples(text, path: "README.md")
+    }
+
+    /// The ```swift blocks of a Markdown file (the README, a DocC article) not marked
+    /// `<!-- doc-examples: skip (…) -->`, keyed `path#slug`, then `path#slug-2`, … by the
+    /// heading above them.
+    static func markdownExamples(_ text: String, path: String) -> [String: [String]] {
         var examples: [String: [String]] = [:]
         var section = "top"
         var counts: [String: Int] = [:]
@@ -147,7 +172,7 @@ enum DocExampleSource {
                     counts[section] = count
                     let marker = previous.trimmingCharacters(in: .whitespaces)
                     let skipped = marker.hasPrefix("<!-- doc-examples: skip (") && marker.hasSuffix(") -->")
-                    current = ("README.md#" + (count == 1 ? section : "\(section)-\(count)"), [], skipped)
+                    current = ("\(path)#" + (count == 1 ? section : "\(section)-\(count)"), [], skipped)
                 } else if line.hasPrefix("```") {
                     current = ("", [], true)
                 }

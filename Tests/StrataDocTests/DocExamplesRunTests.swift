@@ -1,6 +1,7 @@
 import Foundation
 import Strata
 import StrataAsyncHTTPClient
+import StrataDemoServer
 import StrataTestServer
 import StrataTesting
 import Testing
@@ -49,32 +50,47 @@ import Testing
         #expect(encoded.userURL == "http://example.com/user/42")
     }
 
-    @Test func readmeMockExampleSendsOneRequest() async throws {
-        let (name, paths) = try await example_README_redirects_2()
+    @Test func testingMockExampleSendsOneRequest() async throws {
+        let (name, paths) = try await example_Strata_Documentation_docc_Testing_stubs()
         #expect(name == "Ann")
         #expect(paths == ["/user/42"])
     }
 
-    @Test func readmeErrorExampleDecodesTheServersError() async throws {
+    @Test func errorsExampleDecodesTheServersError() async throws {
         let mock = MockTransport()
         mock.stub(.get, "/user/:id", with: .json(["error": "name too short"], status: .unprocessableContent))
         #expect(
-            try await example_README_loading_endpoints_2(networker: Networker(transport: mock)) == ["name too short"])
+            try await example_Strata_Documentation_docc_SendingAndErrors_errors(networker: Networker(transport: mock))
+                == ["name too short"])
     }
 
-    @Test func readmeErrorExampleShowsTheUserOnSuccess() async throws {
+    @Test func statusCodeExampleComparesWithAnInt() async throws {
+        let mock = MockTransport()
+        mock.stub(.get, "/user/:id", with: .json(["error": "no such user"], status: .notFound))
+        #expect(
+            try await example_Strata_Documentation_docc_SendingAndErrors_errors_2(networker: Networker(transport: mock))
+                == ["no such user"])
+        mock.stub(.get, "/user/:id", with: .json(["name": "Ann"]))
+        #expect(
+            try await example_Strata_Documentation_docc_SendingAndErrors_errors_2(networker: Networker(transport: mock))
+                == ["Ann"])
+    }
+
+    @Test func errorsExampleShowsTheUserOnSuccess() async throws {
         let mock = MockTransport()
         mock.stub(.get, "/user/:id", with: .json(["name": "Ann"]))
-        #expect(try await example_README_loading_endpoints_2(networker: Networker(transport: mock)) == ["Ann"])
+        #expect(
+            try await example_Strata_Documentation_docc_SendingAndErrors_errors(networker: Networker(transport: mock))
+                == ["Ann"])
     }
 
-    @Test func readmeMigrationExampleSendsWhatItSays() async throws {
+    @Test func migrationExampleSendsWhatItSays() async throws {
         let transport = MockTransport()
         transport.stub(.get, "/users/42", with: .json(["id": 42, "name": "Ann"]))
         transport.stub(.get, "/users/43", with: .status(.noContent))
         transport.stub(.delete, "/users/42", with: .status(.noContent))
 
-        let result = try await example_README_coming_from_alamofire_moya_or_nodekit(
+        let result = try await example_Strata_Documentation_docc_Migrating_overview(
             transport: transport, api: URL(string: "https://api.example.com"), traceID: "t-1")
 
         #expect(result.user == "Ann")
@@ -96,21 +112,120 @@ import Testing
         #expect(transport.requests.prefix(2).map { $0.headerFields[HTTPField.Name("X-Token")!] } == ["abc", "abc"])
     }
 
-    @Test func readmeMigrationEncodingsAreTheOnesItDescribes() async throws {
-        let encoded = try await example_README_coming_from_alamofire_moya_or_nodekit_2()
+    @Test func migrationEncodingsAreTheOnesItDescribes() async throws {
+        let encoded = try await example_Strata_Documentation_docc_Migrating_overview_2()
         #expect(encoded.search == "https://api.example.com/users?page=2&q=ann")
         #expect(encoded.create == Data(#"{"age":31,"name":"Ann","tags":["a","b"]}"#.utf8))
         #expect(encoded.signup == Data("first_name=Ann&home_city=Oslo".utf8))
     }
 
-    @Test func readmeResiliencePresetIsInTheDocumentedOrder() async throws {
-        let networker = try await example_README_resilience()
+    @Test func resiliencePresetIsInTheDocumentedOrder() async throws {
+        let networker = try await example_Strata_Documentation_docc_Resilience_overview()
         let names = networker.middleware.map { "\(type(of: $0))" }
-        try await (networker.transport as? AsyncHTTPClientTransport)?.shutdown()
         #expect(
             names == [
                 "RedirectMiddleware", "RetryMiddleware", "CircuitBreakerMiddleware",
                 "AuthenticationMiddleware<BearerTokenProvider>", "HeadersMiddleware",
             ])
+    }
+
+    /// Getting started's first request, over AsyncHTTPClient against the in-process demo
+    /// server: the example creates its transport and shuts it down on every path.
+    @Test func gettingStartedReadsAnnFromTheDemoServer() async throws {
+        let server = try await DemoServer.start()
+        let outcome: Result<[String], any Error>
+        do {
+            outcome = .success(
+                try await example_Strata_Documentation_docc_GettingStarted_send_a_request(baseURL: server.baseURL))
+        } catch {
+            outcome = .failure(error)
+        }
+        await server.shutdown()
+        #expect(try outcome.get() == ["Ann 2"])
+    }
+
+    @Test func routesArticleEncodesTheLoginForm() async throws {
+        let encoded = try await example_Strata_Documentation_docc_RequestsRoutesAndEncodings_parameters_and_encodings()
+        #expect(encoded.url == "http://example.com/user/auth")
+        #expect(encoded.contentType == "application/x-www-form-urlencoded; charset=utf-8")
+        #expect(encoded.body == Data("login=ann&password=p%40ss%20word".utf8))
+        #expect(
+            try await example_Strata_Documentation_docc_RequestsRoutesAndEncodings_parameters_and_encodings_2()
+                == Data("first_name=Ann&home_city=Oslo".utf8))
+    }
+
+    @Test func endpointModifiersSetTheCallsTimeouts() async throws {
+        let endpoint =
+            try await example_Strata_Documentation_docc_RequestsRoutesAndEncodings_endpoints_and_per_call_settings()
+        #expect(endpoint.timeout == .seconds(5))
+        #expect(endpoint.attemptTimeout == .seconds(2))
+    }
+
+    /// A failing call of the same example still shuts its transport down: nothing listens
+    /// at the address, and the test ends without AsyncHTTPClient's deinit check firing.
+    @Test func gettingStartedShutsItsTransportDownWhenTheCallFails() async throws {
+        let server = try await DemoServer.start()
+        let baseURL = server.baseURL
+        await server.shutdown()
+        await #expect(throws: StrataError.self) {
+            try await example_Strata_Documentation_docc_GettingStarted_send_a_request(baseURL: baseURL)
+        }
+    }
+
+    /// Runs `body` with the demo server's base URL and an AsyncHTTPClient transport, and
+    /// shuts both down whatever `body` does.
+    private func againstDemoServer<Value>(
+        _ body: (_ baseURL: URL, _ transport: AsyncHTTPClientTransport) async throws -> Value
+    ) async throws -> Value {
+        let server = try await DemoServer.start()
+        let transport = AsyncHTTPClientTransport()
+        let outcome: Result<Value, any Error>
+        do {
+            outcome = .success(try await body(server.baseURL, transport))
+        } catch {
+            outcome = .failure(error)
+        }
+        try await transport.shutdown()
+        await server.shutdown()
+        return try outcome.get()
+    }
+
+    /// Testing's recording example, over AsyncHTTPClient against the demo server: one
+    /// exchange recorded, then the same user served from the file.
+    @Test func recordingExampleRecordsAndReplaysTheDemoUser() async throws {
+        defer { try? FileManager.default.removeItem(atPath: "/tmp/user.har") }
+        let (recorded, user) = try await againstDemoServer { baseURL, transport in
+            try await example_Strata_Documentation_docc_Testing_recordings(transport: transport, baseURL: baseURL)
+        }
+        #expect(recorded == 1)
+        #expect(user == "Ann")
+    }
+
+    /// Transfers' download example against the demo server's file, which a whole-file
+    /// answer cuts after 1 MiB: the client's retry step asks for the rest in the same call.
+    @Test func downloadExampleResumesTheDemoFileInOneCall() async throws {
+        let destination = "/tmp/movie.mp4"
+        try? FileManager.default.removeItem(atPath: destination)
+        try? FileManager.default.removeItem(atPath: destination + ".strata-partial")
+        defer { try? FileManager.default.removeItem(atPath: destination) }
+        let result = try await againstDemoServer { baseURL, transport in
+            try await example_Strata_Documentation_docc_Transfers_overview_2(
+                networker: Networker(transport: transport, middleware: .resilient()),
+                movieEndpoint: Endpoint(RequestDescription(route: try baseURL + "/files/tour.bin")))
+        }
+        #expect(result.bytes == 2 << 20)
+        #expect(result.retries == 1)
+        #expect(result.resumedFrom == 1 << 20)
+        #expect(FileManager.default.contents(atPath: destination) == Data((0..<(2 << 20)).map { UInt8($0 % 251) }))
+    }
+
+    /// OpenAPI's first example: the demo API's generated client over a `.resilient()`
+    /// Networker over AsyncHTTPClient, against the demo server.
+    @Test func openAPIExampleReadsTheDemoUserThroughTheGeneratedClient() async throws {
+        let user = try await againstDemoServer { baseURL, transport in
+            try await example_Strata_Documentation_docc_OpenAPI_overview(transport: transport, serverURL: baseURL)
+        }
+        #expect(user.name == "Ann")
+        #expect(user.age == 30)
     }
 }

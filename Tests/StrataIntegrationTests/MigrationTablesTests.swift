@@ -3,8 +3,8 @@ import Strata
 import StrataTesting
 import Testing
 
-/// The Strata column of the README's "Coming from…" tables, row by row, as written there,
-/// run against a mock transport with exact expected values. A row changed in the README
+/// The Strata column of the Migrating article's side-by-side tables, row by row, as written there,
+/// run against a mock transport with exact expected values. A row changed in the article
 /// is changed here too.
 @Suite struct MigrationTablesTests {
     struct User: Codable, Equatable, Sendable {
@@ -115,7 +115,7 @@ import Testing
         #expect(transport.requests.last?.headerFields[.contentType] == "multipart/form-data; boundary=\(form.boundary)")
     }
 
-    /// Row 7 as written in the README. (The same `catch where` with a `#expect` or
+    /// Row 7 as written in the article. (The same `catch where` with a `#expect` or
     /// `Issue.record` inside the `do` crashes the 6.3.1 compiler in a test, so it lives here.)
     static func kindOfA404(_ networker: Networker) async throws -> StrataError.Kind? {
         do {

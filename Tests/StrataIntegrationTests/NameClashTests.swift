@@ -40,7 +40,7 @@ struct RequestIDMiddleware: Middleware {
 
     /// Hummingbird has a `URLEncodedFormEncoder` too. Where Strata's type is expected the
     /// context picks it; a bare `URLEncodedFormEncoder()` in a file that imports both is
-    /// Hummingbird's, so the README says to write `Strata.URLEncodedFormEncoder` there.
+    /// Hummingbird's, so the Migrating article says to write `Strata.URLEncodedFormEncoder` there.
     @Test func formEncoderNextToHummingbird() throws {
         struct Filter: Encodable, Sendable { let tagList: [String] }
         let encoding = ParametersEncoding.formURL(URLEncodedFormEncoder(keyEncoding: .convertToSnakeCase))
@@ -57,7 +57,7 @@ struct RequestIDMiddleware: Middleware {
     /// names (they say what the types are, and most code never spells them: a request's
     /// body is written `.data(…)` or `.multipart(…)` where the type is known). In a file
     /// that imports both, the bare names are ambiguous, so such a file writes
-    /// `Strata.CacheControl` and `Strata.RequestBody`, as the README says.
+    /// `Strata.CacheControl` and `Strata.RequestBody`, as the Migrating article says.
     @Test func cacheControlAndRequestBodyNextToHummingbird() throws {
         var request = RequestDescription(route: "https://x.io/upload", method: .post)
         request.body = .data(Data("hi".utf8), contentType: "text/plain")  // the type from context: no clash

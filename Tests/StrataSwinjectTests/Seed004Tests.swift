@@ -40,7 +40,7 @@ import Testing
         }
     }
 
-    /// The README's other way out: an alias declared once.
+    /// The Migrating article's other way out: an alias declared once.
     @Test func anAliasNamesStrataEndpointToo() async throws {
         typealias StrataEndpoint<T> = Strata.Endpoint<T>
         try await withResolvedClient { networker, _ in

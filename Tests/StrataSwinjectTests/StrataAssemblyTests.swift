@@ -110,8 +110,8 @@ func makeAppContainer() -> Container {
         #expect(mock.requests.last?.headerFields[HTTPField.Name("X-Feature")!] == nil)
     }
 
-    /// The README's snippet, as written there, then checked.
-    @Test func theReadmeSnippet() async throws {
+    /// The Migrating article's snippet, as written there, then checked.
+    @Test func theArticleSnippet() async throws {
         let container = Container()
         StrataAssembly(
             transport: { _ in URLSessionTransport() },  // any Transport: made once, shared by child containers

@@ -18,7 +18,7 @@ public struct LoadTask: Sendable {
 
 extension Networker {
     /// Loads `endpoint` and calls `completion` with the result, for callback-based code
-    /// (the seed's `networker.load(endpoint) { result in … }`).
+    /// (the Endpoint + Networker + Result pattern's `networker.load(endpoint) { result in … }`).
     ///
     /// `completion` runs once, on a background task, not on the main thread.
     /// - Returns: a handle whose ``LoadTask/cancel()`` stops the request.

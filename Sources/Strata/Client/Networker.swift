@@ -9,7 +9,7 @@ import Logging
 ///
 /// ```swift
 /// let networker = Networker(
-///     transport: AsyncHTTPClientTransport(),
+///     transport: transport,  // AsyncHTTPClientTransport(), URLSessionTransport(), a mock
 ///     middleware: [HeadersMiddleware([.userAgent: "MyApp/1.0"]), LoggingMiddleware()])
 /// let user = try await networker.send(Endpoint(request, model: User.self))
 /// ```

@@ -4,7 +4,7 @@ import HTTPTypes
 /// Which responses count as success: status codes and, optionally, content types.
 ///
 /// The default accepts 2xx with any content type. Responses that cannot have a body
-/// (``HTTPResponse/cannotHaveBody(respondingTo:)``: 1xx, 204, 205, 304, answers to
+/// (`HTTPResponse.cannotHaveBody(respondingTo:)`: 1xx, 204, 205, 304, answers to
 /// HEAD) pass the content-type check when their body is empty.
 public struct ResponseValidation: Sendable {
     /// The status codes accepted.
@@ -26,7 +26,11 @@ public struct ResponseValidation: Sendable {
     public static var acceptAll: ResponseValidation { ResponseValidation(statusCodes: 100..<600) }
 
     /// Checks `response`.
-    /// - Parameter errorBodyLimit: how many bytes of `body` the error keeps.
+    /// - Parameters:
+    ///   - response: the response head to check.
+    ///   - body: the response body, kept in the error when the check fails.
+    ///   - request: the request the response answers, named in the error.
+    ///   - errorBodyLimit: how many bytes of `body` the error keeps.
     /// - Throws: ``StrataError`` of kind ``StrataError/Kind/unacceptableStatus`` or
     ///   ``StrataError/Kind/unacceptableContentType``, carrying the body.
     public func validate(

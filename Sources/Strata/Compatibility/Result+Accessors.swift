@@ -1,5 +1,5 @@
 extension Result {
-    /// The success value, or `nil` for a failure: seed 003's
+    /// The success value, or `nil` for a failure: the Endpoint + Networker + Result pattern's
     /// `guard let photo = result.value else { … }`.
     public var value: Success? {
         if case .success(let value) = self { return value }

@@ -33,7 +33,7 @@ public enum ParametersEncoding: Sendable {
     /// The URL's query string with the default ``URLEncodedFormEncoder`` conventions.
     public static var urlQuery: ParametersEncoding { .urlQuery(URLEncodedFormEncoder()) }
 
-    /// The seed documents' spelling of ``formURL``.
+    /// The earlier designs' spelling of ``formURL``.
     public static var formUrl: ParametersEncoding { .formURL }
 
     /// The methods whose parameters ``automatic`` puts in the URL query.

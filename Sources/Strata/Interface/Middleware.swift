@@ -65,7 +65,7 @@ public protocol Middleware: Sendable {
     /// task, with no task of its own; otherwise it runs the call in a task it abandons at
     /// the deadline, so that a step that waits too long cannot hold the caller. Say `true`
     /// only when it holds for every path of ``intercept(_:body:context:next:)`` (bound a
-    /// body read with ``MessageBody/discard(until:)`` or a read under the deadline).
+    /// body read with `MessageBody.discard(until:)` or a read under the deadline).
     var boundsItsWaits: Bool { get }
 }
 

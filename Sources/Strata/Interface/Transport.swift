@@ -14,7 +14,7 @@ import HTTPTypes
 /// - report failures as ``TransportError`` where it can classify them (anything else it
 ///   throws reaches the caller as ``TransportError/Kind/other`` with the error attached);
 /// - return `nil` as the body of a response that
-///   ``HTTPResponse/cannotHaveBody(respondingTo:)``.
+///   `HTTPResponse.cannotHaveBody(respondingTo:)`.
 ///
 /// The ``Networker`` owns the deadline: it enforces it itself, so a transport that
 /// ignores `deadline` cannot switch timeouts off. A transport should still use it to

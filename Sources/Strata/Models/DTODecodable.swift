@@ -16,5 +16,5 @@ public protocol DTODecodable {
     static func from(dto: DTO) throws -> Self
 }
 
-/// The seed documents' name for an application-layer model that maps both ways.
+/// The earlier designs' name for an application-layer model that maps both ways.
 public typealias DTOConvertible = DTOEncodable & DTODecodable

@@ -4,10 +4,10 @@ extension JSON {
     /// The value as the Foundation objects `JSONSerialization` gives: `[String: Any]`,
     /// `[Any]`, `String`, `NSNumber` (for numbers and booleans) and `NSNull`.
     ///
-    /// For code written against `JSONSerialization`, such as seed 003's parse functions
-    /// (`json as? [String: Any]`, then `dictionary["id"] as? Int`): numbers are `NSNumber`,
-    /// so `as? Int`, `as? Double` and `as? Bool` read them as they read
-    /// `JSONSerialization`'s output.
+    /// For code written against `JSONSerialization`, such as the parse functions of the
+    /// Endpoint + Networker + Result pattern (`json as? [String: Any]`, then
+    /// `dictionary["id"] as? Int`): numbers are `NSNumber`, so `as? Int`, `as? Double` and
+    /// `as? Bool` read them as they read `JSONSerialization`'s output.
     ///
     /// ```swift
     /// let user: JSON = ["name": "Ann", "age": 31]

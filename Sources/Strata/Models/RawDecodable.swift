@@ -34,7 +34,7 @@ public protocol RawDecodable {
     static func decode(rawBody: Data, using decoder: JSONDecoder) throws -> Self
 }
 
-/// The seed documents' name for a raw-layer model that maps both ways.
+/// The earlier designs' name for a raw-layer model that maps both ways.
 public typealias RawMappable = RawEncodable & RawDecodable
 
 extension RawDecodable {

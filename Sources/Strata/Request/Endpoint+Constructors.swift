@@ -66,7 +66,7 @@ extension Endpoint where Response: DTODecodable & StrataSendableMetatype {
 
 extension Endpoint {
     /// An endpoint whose body is parsed as ``JSON`` and handed to `transform`,
-    /// as in the seed's `Endpoint(url:parse:)`.
+    /// as in the Endpoint + Networker + Result pattern's `Endpoint(url:parse:)`.
     public init<Route: URLRouteProvider>(
         _ request: RequestDescription<Route>,
         json transform: @escaping @Sendable (JSON) throws -> Response
@@ -78,8 +78,8 @@ extension Endpoint {
 }
 
 extension Endpoint {
-    /// Seed 003's endpoint: a URL and a parse function over the body as Foundation objects
-    /// (see ``JSON/foundationObject``) that returns a `Result`.
+    /// The Endpoint + Networker + Result pattern's endpoint: a URL and a parse function over
+    /// the body as Foundation objects (see ``JSON/foundationObject``) that returns a `Result`.
     ///
     /// ```swift
     /// let photo = Endpoint(url: url, parse: { json in

@@ -11,7 +11,7 @@ import Foundation
 /// }
 /// ```
 ///
-/// Endpoints are values: build them anywhere, inspect ``encoded()`` in tests with no
+/// Endpoints are values: build them anywhere, inspect ``encoded(jsonEncoder:)`` in tests with no
 /// network, and ``map(_:)`` their result.
 public struct Endpoint<Response>: Sendable {
     /// The request, with its route erased to any URL route.

@@ -10,7 +10,7 @@ import HTTPTypes
 /// ```
 ///
 /// A field name must be an RFC 9110 token (§5.1), so `HTTPField.Name(_:)` is failable.
-/// A `HeaderList` checks its names only when it becomes ``HTTPFields``: an invalid name
+/// A `HeaderList` checks its names only when it becomes `HTTPFields`: an invalid name
 /// never traps, it surfaces as ``HeaderFieldError`` when the request is encoded or sent.
 /// Values need no check: `HTTPField` replaces the bytes that would split a header line.
 /// Order is kept, and a name given twice sends two fields (a `[String: String]` literal
@@ -49,7 +49,7 @@ public struct HeaderList: Sendable, Hashable, ExpressibleByDictionaryLiteral {
         self.fields = fields
     }
 
-    /// The fields as ``HTTPFields``.
+    /// The fields as `HTTPFields`.
     /// - Throws: ``HeaderFieldError`` naming the first name that is not a valid token.
     public func httpFields() throws(HeaderFieldError) -> HTTPFields {
         let (fields, error) = resolved()
@@ -73,7 +73,8 @@ public struct HeaderList: Sendable, Hashable, ExpressibleByDictionaryLiteral {
 }
 
 /// A header field name given as a string is not an RFC 9110 token (§5.1: one or more
-/// of the letters, digits and ``!#$%&'*+-.^_`|~``), so the field cannot be sent.
+/// of the letters, digits and `!#$%&'*+-.^_|~` and the backtick), so the field cannot
+/// be sent.
 ///
 /// A request carrying one fails when it is encoded, as ``StrataError/Kind/encoding``
 /// (or ``StrataError/Kind/middleware`` when ``HeadersMiddleware`` was given it) with

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 
 /// Everything needed to make one request: route, method, parameters with their
-/// encoding, headers (the seed's "metadata") and an optional body.
+/// encoding, headers (the layered models' "metadata") and an optional body.
 ///
 /// It is a plain value: build it, compare its encoded form in tests, send it on any
 /// transport. The route is generic so that non-URL transports can bring their own;

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A route made of a base URL, declared once for a whole service, and a path
-/// per case: the "base + path" route of the seed documents, as an enum.
+/// per case: the "base + path" route of the layered models of CoreNetKit and NodeKit, as an enum.
 ///
 /// ```swift
 /// protocol ExampleAPI: ServiceRoute {}
@@ -23,7 +23,7 @@ import Foundation
 /// }
 /// ```
 ///
-/// ``url()`` joins the two with `URL? + String`, so a missing or malformed base
+/// ``URLRouteProvider/url()`` joins the two with `URL? + String`, so a missing or malformed base
 /// becomes a ``URLRouteError`` rather than a crash.
 public protocol ServiceRoute: URLRouteProvider {
     /// The service's base URL, usually declared once in a protocol extension.

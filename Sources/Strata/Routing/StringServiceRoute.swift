@@ -1,9 +1,9 @@
 import Foundation
 
-/// A route in the shape of seed 004's `Endpoint` protocol: a base URL given as a string,
-/// declared once for a whole service, a path per case, and `buildURL()`.
+/// A route in the shape of the `Endpoint` protocol of the protocol-oriented JSON API
+/// service layer: a base URL given as a string, declared once for a whole service, a path per case, and `buildURL()`.
 ///
-/// Code written for that seed changes by one word, the protocol it refines; its
+/// Code written for that layer changes by one word, the protocol it refines; its
 /// requirements stay as they were written:
 ///
 /// <!-- doc-examples: skip (declares the module-wide protocol Endpoint; Seed004Tests compiles it in a module of its own) -->
@@ -30,28 +30,28 @@ import Foundation
 /// let user = try await networker.send(RequestDescription(route: UserEndpoint.user(1)), decoding: User.self)
 /// ```
 ///
-/// **The name clash.** A module that declares its own `Endpoint` (as the seed does)
+/// **The name clash.** A module that declares its own `Endpoint` (as that service layer does)
 /// shadows Strata's ``Endpoint`` everywhere in that module: declarations of a module win
 /// over imported ones, so `Endpoint` there is the app's protocol, and that is what the
-/// seed's code expects. Code that sends a `RequestDescription` with `decoding:` never names
+/// layer's code expects. Code that sends a `RequestDescription` with `decoding:` never names
 /// Strata's type; where it must be named, qualify it with the module: `Strata.Endpoint<User>`
 /// (or add `typealias StrataEndpoint<Response> = Strata.Endpoint<Response>` once).
 ///
-/// **Building the URL.** ``url()`` reads ``baseUrl`` with `URL(string:)` and joins
-/// ``path`` with `URL? + String`: exactly one slash between the two, characters a URL
-/// cannot hold escaped, a query in the path kept. It never traps: a base that
-/// `URL(string:)` refuses, or that has no scheme, throws
+/// **Building the URL.** ``URLRouteProvider/url()`` reads ``baseUrl`` with
+/// `URL(string:)` and joins ``path`` with `URL? + String`: exactly one slash between the
+/// two, characters a URL cannot hold escaped, a query in the path kept. It never traps: a
+/// base that `URL(string:)` refuses, or that has no scheme, throws
 /// ``URLRouteError/invalidURL(base:path:)``, which a ``Networker`` reports as
-/// ``StrataError/Kind/invalidURL``. ``buildURL()`` is the same URL as a string —
-/// whenever ``url()`` succeeds, `buildURL() == url().absoluteString` — and the base and
-/// path joined by one slash when it does not, so a log line still says what was meant.
-/// A `buildURL()` of your own is yours to print; requests are sent to ``url()``.
+/// ``StrataError/Kind/invalidURL``. ``buildURL()`` is the same URL as a string — whenever
+/// `url()` succeeds, `buildURL() == url().absoluteString` — and the base and path joined
+/// by one slash when it does not, so a log line still says what was meant. A `buildURL()`
+/// of your own is yours to print; requests are sent to `url()`.
 public protocol StringServiceRoute: URLRouteProvider {
     /// The service's base URL, usually declared once in a protocol extension.
     var baseUrl: String { get }
     /// The path of this route below ``baseUrl``, with or without a leading slash.
     var path: String { get }
-    /// The route's URL as a string; by default the string of ``url()``.
+    /// The route's URL as a string; by default the string of ``URLRouteProvider/url()``.
     func buildURL() -> String
 }
 

@@ -1,8 +1,9 @@
 import Foundation
 import Strata
 
-/// Seed 003's `Photo` (renamed here to keep it apart from seed 002's ``Photo``), read
-/// by hand from a ``JSON`` value as the seed does with `[String: Any]`.
+/// The Endpoint + Networker + Result pattern's `Photo` (renamed here to keep it apart
+/// from the layered models' ``Photo``), read by hand from a ``JSON`` value as that
+/// pattern does with `[String: Any]`.
 public struct AlbumPhoto: Sendable, Equatable {
     /// The photo's id.
     public var id: Int16
@@ -24,7 +25,7 @@ public struct AlbumPhoto: Sendable, Equatable {
         self.thumbnailUrl = thumbnailUrl
     }
 
-    /// Reads the photo from JSON, as seed 003's `init(with json:)`.
+    /// Reads the photo from JSON, as the pattern's `init(with json:)`.
     /// - Throws: ``MappingError`` when a field is missing, of the wrong type or out of range.
     public init(with json: JSON) throws {
         guard let id = json["id"]?.intValue.flatMap(Int16.init(exactly:)),

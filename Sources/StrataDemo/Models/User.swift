@@ -1,6 +1,6 @@
 import Strata
 
-// The seed 002 application layer: what the app uses, mapped from and to the DTOs.
+// The application layer: what the app uses, mapped from and to the DTOs.
 
 /// A photo as the app sees it.
 public struct Photo: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Strata
 
-// The seed 002 raw layer, as the seed writes it: `Codable` DTOs named `…Entry`, for
+// The raw layer, as the layered models write it: `Codable` DTOs named `…Entry`, for
 // which `typealias Raw = Json` is the whole mapping.
 
 /// Whether a user owns the account or is a member of it (`type` 0 or 1 on the wire).

@@ -1,4 +1,4 @@
-/// The account service: seed 002's `RegistrationRoute`, plus the signed-in user.
+/// The account service: the layered models' `RegistrationRoute`, plus the signed-in user.
 public enum AccountRoute: DemoPath {
     /// `POST /user/auth`.
     case auth

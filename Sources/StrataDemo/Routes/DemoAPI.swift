@@ -41,7 +41,7 @@ public struct DemoAPI: Sendable {
             model: UsersPage.self)
     }
 
-    /// `GET /photos/:id`, parsed by hand from ``JSON`` as in seed 003.
+    /// `GET /photos/:id`, parsed by hand from ``JSON`` as in the Endpoint + Networker + Result pattern.
     public func photo(id: Int) -> Endpoint<AlbumPhoto> {
         Endpoint(
             RequestDescription(route: route(UsersRoute.photo(id))),

@@ -1,7 +1,7 @@
 import Foundation
 import Strata
 
-/// A path of the demo API below its base URL; one enum per service, as seed 002
+/// A path of the demo API below its base URL; one enum per service, as the layered models
 /// recommends (``UsersRoute``, ``AccountRoute``, ``DiagnosticsRoute``).
 public protocol DemoPath: Sendable {
     /// The path, such as `/users/1`.

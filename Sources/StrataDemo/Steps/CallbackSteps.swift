@@ -1,6 +1,6 @@
 import Strata
 
-/// Seed 003's model: an endpoint that parses JSON by hand, loaded with a `Result` callback.
+/// The Endpoint + Networker + Result pattern: an endpoint that parses JSON by hand, loaded with a `Result` callback.
 enum CallbackSteps {
     static let all: [TourStep] = [
         TourStep(id: .photoCallback, section: .callbacks, feature: "load(endpoint) { result in … }") { session in

@@ -1,4 +1,4 @@
-/// Seed 002's two layers: the same resource read as a DTO, then as an app model.
+/// The two model layers: the same resource read as a DTO, then as an app model.
 enum ModelSteps {
     static let all: [TourStep] = [
         TourStep(id: .rawLayer, section: .models, feature: "raw layer: Endpoint(_:raw:)") { session in

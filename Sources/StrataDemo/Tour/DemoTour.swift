@@ -7,8 +7,10 @@ import Strata
 /// caching, each checked against what it should produce.
 ///
 /// ```swift
-/// let tour = DemoTour(baseURL: server.baseURL, transport: AsyncHTTPClientTransport())
+/// let transport = AsyncHTTPClientTransport()
+/// let tour = DemoTour(baseURL: server.baseURL, transport: transport)
 /// let report = await tour.run(onResult: { print(Transcript.line(for: $0)) })
+/// try await transport.shutdown()  // the tour reports failures; it throws none
 /// precondition(report.allPassed)
 /// ```
 ///
@@ -82,7 +84,7 @@ public struct DemoTour: Sendable {
         }
         let networker = client(nil)
         // The caching steps' client: the cache after the (absent) authentication, as the
-        // README recommends, and the recorder below it, so a stored answer records nothing.
+        // Caching article recommends, and the recorder below it, so a stored answer records nothing.
         let cache = CacheMiddleware(store: MemoryCacheStore(capacity: 1024 * 1024))
         let cachingNetworker = Networker(
             transport: transport,

@@ -1,8 +1,8 @@
 /// The parts of the tour, in order; the transcript prints a heading for each.
 public enum TourSection: String, Sendable, CaseIterable {
-    /// Seed 002's two model layers.
+    /// The two model layers.
     case models
-    /// Seed 003's endpoint loaded with a `Result` callback.
+    /// An endpoint loaded with a `Result` callback.
     case callbacks
     /// The parameter encodings.
     case encodings
@@ -24,8 +24,8 @@ public enum TourSection: String, Sendable, CaseIterable {
     /// The heading printed before the section's steps.
     public var title: String {
         switch self {
-        case .models: "Models · seed 002: raw layer (UserEntry) and app layer (User)"
-        case .callbacks: "Callbacks · seed 003: Endpoint + networker.load { result in … }"
+        case .models: "Models · raw layer (UserEntry) and app layer (User)"
+        case .callbacks: "Callbacks · Endpoint + networker.load { result in … }"
         case .encodings: "Encodings · URL query, JSON body, multipart"
         case .headersAndAuth: "Headers and auth · HeadersMiddleware, form login, bearer token"
         case .errors: "Errors · every failure is a StrataError with a kind"

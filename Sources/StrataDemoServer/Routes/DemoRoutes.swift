@@ -6,9 +6,9 @@ import StrataTestServer
 ///
 /// | route | what it does |
 /// |---|---|
-/// | `GET /users/:id` | a seed-002 user `{"name","age","type","photos":[{"id","ref"}]}`; 404 when unknown |
+/// | `GET /users/:id` | a user `{"name","age","type","photos":[{"id","ref"}]}`; 404 when unknown |
 /// | `GET /users?search=&page=` | `{"page":N,"users":[…]}`: users whose name contains `search`, two a page |
-/// | `GET /photos/:id` | a seed-003 photo `{"id","albumId","title","url","thumbnailUrl"}`, ids 1–5000 |
+/// | `GET /photos/:id` | a photo `{"id","albumId","title","url","thumbnailUrl"}`, ids 1–5000 |
 /// | `POST /user/auth` | form body `login`, `password` → `{"token"}`; 401 when wrong, 400 unless a form body. The demo account is `ann` / `p@ss word` |
 /// | `POST /user/register` | a JSON user → 201 with the user and its `Location` |
 /// | `POST /users/:id/avatar` | a multipart upload → `{"field","filename","bytes","contentType"}` of its file part |

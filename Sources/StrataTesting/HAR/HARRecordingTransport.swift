@@ -65,7 +65,7 @@ public final class HARRecorder: Sendable {
 ///
 /// ```swift
 /// let recorder = HARRecorder()
-/// let networker = Networker(transport: HARRecordingTransport(wrapping: AsyncHTTPClientTransport(), into: recorder))
+/// let networker = Networker(transport: HARRecordingTransport(wrapping: transport, into: recorder))
 /// _ = try await networker.send(userEndpoint)
 /// try recorder.write(to: URL(fileURLWithPath: "Fixtures/user.har"))
 /// ```

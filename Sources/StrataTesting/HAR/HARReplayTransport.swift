@@ -26,7 +26,7 @@ public enum HARReplayError: Error, Sendable, Equatable, CustomStringConvertible 
 /// let user = try await Networker(transport: replay).send(userEndpoint)   // no network
 /// ```
 ///
-/// A request nothing matches fails with a ``TransportError`` whose underlying error is
+/// A request nothing matches fails with a `TransportError` whose underlying error is
 /// ``HARReplayError/noMatch(request:closest:)``, or,
 /// with ``Mode/recordMissing(over:into:)``, goes to a real transport and is recorded.
 public struct HARReplayTransport: Transport {

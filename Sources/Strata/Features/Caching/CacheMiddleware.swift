@@ -11,8 +11,8 @@ import HTTPTypes
 /// let outcome = feed.cache  // CacheOutcome: network, cache or revalidated, and the age
 /// ```
 ///
-/// What it stores: responses to `GET` that RFC 9111 §3 allows (see the README's
-/// "Caching" section): not `no-store`, not `Vary: *`, with bodies of at most
+/// What it stores: responses to `GET` that RFC 9111 §3 allows (see the
+/// Caching article): not `no-store`, not `Vary: *`, with bodies of at most
 /// ``Configuration/maxBodySize`` bytes (a larger body passes through unstored, read
 /// once, never buffered whole). A request with `Authorization` is stored only when the
 /// response says `public`, `s-maxage` or `must-revalidate`. A `206` to a single byte

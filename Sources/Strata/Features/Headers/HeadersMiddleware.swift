@@ -2,7 +2,7 @@ import HTTPTypes
 
 /// Adds header fields to every request: fixed ones, or ones computed per request,
 /// synchronously or asynchronously (a bearer token read from a store, say) — the
-/// seed documents' request "metadata".
+/// earlier designs' request "metadata".
 ///
 /// ```swift
 /// let fixed = HeadersMiddleware([.userAgent: "MyApp/1.0", .accept: "application/json"])

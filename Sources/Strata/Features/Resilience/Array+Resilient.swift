@@ -3,7 +3,7 @@ extension Array where Element == any Middleware {
     ///
     /// ```swift
     /// let networker = Networker(
-    ///     transport: AsyncHTTPClientTransport(),
+    ///     transport: transport,
     ///     middleware: .resilient(authentication: AuthenticationMiddleware(tokens)))
     /// ```
     ///

@@ -4,7 +4,7 @@ import Foundation
 /// optional terminator (the `[DONE]` that chat-completion streams end with).
 ///
 /// A `data` that does not decode ends the sequence: over
-/// ``Networker/events(_:maximumEventSize:idleTimeout:reconnection:)`` with a
+/// `Networker.events(_:)` with a
 /// ``StrataError`` of kind ``StrataError/Kind/decoding``, over a body's
 /// ``MessageBody/serverSentEvents(maximumEventSize:)`` with
 /// ``StreamFormatError/invalidRecord(number:error:)`` (the event's place, from 1).

@@ -1,4 +1,4 @@
-/// Why ``Networker/events(_:reconnection:)`` stopped reconnecting, the
+/// Why `Networker.events(_:)` stopped reconnecting, the
 /// ``StrataError/underlying`` error of a ``StrataError/Kind/eventStream`` failure.
 public enum EventStreamError: Error, Sendable, CustomStringConvertible {
     /// The server answered 204 No Content: the standard's way to say "do not reconnect".

@@ -72,7 +72,7 @@ extension HTTPField.Name {
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
 }
 
-/// The events of ``Networker/events(_:maximumEventSize:idleTimeout:reconnection:)``:
+/// The events of `Networker.events(_:)`:
 /// each iterator connects, and reconnects, on its own. Its errors are ``StrataError``.
 public struct ServerSentEventStream: AsyncSequence, Sendable {
     /// An event.

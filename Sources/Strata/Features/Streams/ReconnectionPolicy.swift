@@ -1,4 +1,4 @@
-/// How ``Networker/events(_:reconnection:)`` reconnects when an event stream's
+/// How `Networker.events(_:)` reconnects when an event stream's
 /// connection drops or its body ends.
 ///
 /// The wait before a reconnection is the reconnection time (the server's last `retry`

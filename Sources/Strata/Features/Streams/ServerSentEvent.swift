@@ -2,7 +2,7 @@
 /// "Server-sent events" section dispatches it.
 ///
 /// Read from any body with ``MessageBody/serverSentEvents(maximumEventSize:)``, or from
-/// a server with ``Networker/events(_:reconnection:)``, which also reconnects.
+/// a server with `Networker.events(_:)`, which also reconnects.
 public struct ServerSentEvent: Sendable, Hashable {
     /// The event type (the block's `event` field); `nil` when the block named none or
     /// an empty one, which the standard reads as `message`.
