@@ -8,7 +8,7 @@
 //
 // Skipped by a `doc-examples: skip` marker:
 // - README.md#adding-strata (line 43): Package.swift lines: PackageDescription cannot be imported by a test
-// - Sources/Strata/Documentation.docc/GRPC.md#overview (line 38): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
+// - Sources/Strata/Documentation.docc/GRPC.md#overview (line 45): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
 // - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package (line 15): Package.swift lines: PackageDescription cannot be imported by a test
 
 import Foundation
