@@ -4,7 +4,7 @@ import Strata
 
 /// A gRPC client transport that bounds how long each attempt of a call waits for the
 /// server's answer (its response metadata, or its status): the gRPC counterpart of
-/// ``Strata/Networker/Configuration/attemptTimeout``, so a hung attempt is given up and,
+/// `Networker.Configuration.attemptTimeout`, so a hung attempt is given up and,
 /// under a ``GRPCRetryInterceptor``, retried while the call's own deadline spans all its
 /// attempts.
 ///
@@ -16,7 +16,7 @@ import Strata
 /// An attempt with no answer at its limit ends at once with the status `deadlineExceeded`
 /// whose `cause` is a ``GRPCAttemptTimedOut``, and its HTTP/2 stream is reset (the server
 /// sees the call cancelled). ``GRPCNetworker`` reports it as a ``Strata/StrataError`` of
-/// kind ``Strata/StrataError/Kind/transport``, ``Strata/TransportError/Kind/timedOut``;
+/// kind `StrataError.Kind.transport`, `TransportError.Kind.timedOut`;
 /// ``GRPCRetryInterceptor`` retries it as it retries `unavailable` (the server did not
 /// answer this time). The limit covers the wait for the answer, not a server stream's
 /// messages after it (the call's deadline bounds those), as over HTTP it covers the wait

@@ -346,7 +346,7 @@ public struct GRPCResponseStream<Element: Sendable>: AsyncSequence, Sendable {
 
         /// The next message, or `nil` after the last one.
         /// - Throws: ``Strata/StrataError`` when the call failed or the iterating task was
-        ///   cancelled (``Strata/StrataError/Kind/cancelled``).
+        ///   cancelled (`StrataError.Kind.cancelled`).
         public mutating func next() async throws(StrataError) -> Element? {
             let call = self.call
             do {
