@@ -235,10 +235,10 @@ CONTEXT: dict[str, Context] = {
         """
     ),
     # --- StrataAsyncHTTPClient ---
+    # Run by DocExamplesRunTests against the demo server.
     "Sources/StrataAsyncHTTPClient/AsyncHTTPClientTransport.swift#1": Context(
-        declarations="""
-        let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:8080", path: "/users/1")
-        """
+        parameters="request: HTTPRequest",
+        returns=("(status: Int, bytes: Int?)", "(response.status.code, data?.count)"),
     ),
     "Sources/StrataObservability/TelemetryMiddleware.swift#1": Context(
         declarations="""

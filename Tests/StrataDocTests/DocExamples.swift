@@ -690,8 +690,7 @@ enum DocExample_Strata_Routing_URLRouteProvider_1 {
 // MARK: - Sources/StrataAsyncHTTPClient/AsyncHTTPClientTransport.swift
 
 /// `Sources/StrataAsyncHTTPClient/AsyncHTTPClientTransport.swift`, example 1 (line 45).
-func example_StrataAsyncHTTPClient_AsyncHTTPClientTransport_1() async throws {
-    let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:8080", path: "/users/1")
+func example_StrataAsyncHTTPClient_AsyncHTTPClientTransport_1(request: HTTPRequest) async throws -> (status: Int, bytes: Int?) {
     // doc-example: Sources/StrataAsyncHTTPClient/AsyncHTTPClientTransport.swift#1
     let transport = AsyncHTTPClientTransport()
     let (response, body) = try await transport.send(request, body: nil, deadline: .now + .seconds(10))
@@ -703,6 +702,7 @@ func example_StrataAsyncHTTPClient_AsyncHTTPClientTransport_1() async throws {
     _ = response
     _ = body
     _ = data
+    return (response.status.code, data?.count)
 }
 
 // MARK: - Sources/StrataDemo/Routes/DemoAPI.swift

@@ -129,6 +129,24 @@ import Testing
             ])
     }
 
+    /// The transport's own example, sending `GET /users/1` to the in-process demo server: the
+    /// user's 153 bytes, and the shutdown it ends with (a transport left running would stop
+    /// a debug build when its client is released).
+    @Test func asyncHTTPClientTransportExampleReadsTheDemoUser() async throws {
+        let server = try await DemoServer.start()
+        let outcome: Result<(status: Int, bytes: Int?), any Error>
+        do {
+            let request = HTTPRequest(method: .get, url: server.baseURL.appending(path: "users/1"))
+            outcome = .success(try await example_StrataAsyncHTTPClient_AsyncHTTPClientTransport_1(request: request))
+        } catch {
+            outcome = .failure(error)
+        }
+        await server.shutdown()
+        let (status, bytes) = try outcome.get()
+        #expect(status == 200)
+        #expect(bytes == 153)
+    }
+
     /// Getting started's first request, over AsyncHTTPClient against the in-process demo
     /// server: the example creates its transport and shuts it down on every path.
     @Test func gettingStartedReadsAnnFromTheDemoServer() async throws {
@@ -202,7 +220,8 @@ import Testing
     }
 
     /// Transfers' download example against the demo server's file, which a whole-file
-    /// answer cuts after 1 MiB: the client's retry step asks for the rest in the same call.
+    /// answer cuts after 1 MiB: the client's retry step asks for the rest (from the bytes
+    /// it got) in the same call.
     @Test func downloadExampleResumesTheDemoFileInOneCall() async throws {
         let destination = "/tmp/movie.mp4"
         try? FileManager.default.removeItem(atPath: destination)
@@ -215,7 +234,9 @@ import Testing
         }
         #expect(result.bytes == 2 << 20)
         #expect(result.retries == 1)
-        #expect(result.resumedFrom == 1 << 20)
+        // The server writes 1 MiB and closes; what reached the client before the close is
+        // where the retry resumes (on a loaded machine, less than all of it).
+        #expect(result.resumedFrom > 0 && result.resumedFrom <= 1 << 20, "resumed from \(result.resumedFrom)")
         #expect(FileManager.default.contents(atPath: destination) == Data((0..<(2 << 20)).map { UInt8($0 % 251) }))
     }
 

@@ -20,7 +20,8 @@ import Synchronization
 ///   is cancelled, counting the cancelled ones under `KEY-cancelled`), then answers an
 ///   empty message;
 /// - `firehose:N:SIZE` streams `N` messages of `SIZE` bytes (each filled with its index
-///   modulo 256), counting under the key `firehose` each one the transport took.
+///   modulo 256), counting under the key `firehose` each one the transport took, and under
+///   `firehose-stopped` a stream whose writing failed (the client reset it).
 ///
 /// ``calls`` counts every call, ``CallCounter/value(for:)`` the calls of one key (a
 /// `flaky` call's `KEY`, `auth`).
@@ -73,9 +74,14 @@ struct FaultService: RegistrableRPCService {
             if fault.hasPrefix("firehose:") {
                 let fields = fault.split(separator: ":").dropFirst().map { Int($0)! }
                 return StreamingServerResponse { writer in
-                    for index in 0..<fields[0] {
-                        try await writer.write([UInt8](repeating: UInt8(index % 256), count: fields[1]))
-                        calls.increment("firehose")
+                    do {
+                        for index in 0..<fields[0] {
+                            try await writer.write([UInt8](repeating: UInt8(index % 256), count: fields[1]))
+                            calls.increment("firehose")
+                        }
+                    } catch {
+                        calls.increment("firehose-stopped")
+                        throw error
                     }
                     return [:]
                 }

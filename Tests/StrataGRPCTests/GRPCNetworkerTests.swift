@@ -45,12 +45,14 @@ func fault(_ fault: String, headers: HTTPFields = [:]) throws -> RequestDescript
 func withDemo(
     configuration: GRPCNetworker.Configuration = GRPCNetworker.Configuration(),
     interceptors: [any ClientInterceptor] = [],
+    transportConfig: HTTP2ClientTransport.Posix.Config = .defaults,
     _ body: (GRPCNetworker, FaultService) async throws -> Void
 ) async throws {
     let faults = FaultService()
     let server = try await DemoGRPCServer.start(services: [faults])
     let transport = try HTTP2ClientTransport.Posix(
-        target: .ipv4(address: "127.0.0.1", port: server.port), transportSecurity: .plaintext)
+        target: .ipv4(address: "127.0.0.1", port: server.port), transportSecurity: .plaintext,
+        config: transportConfig)
     let networker = GRPCNetworker(transport: transport, interceptors: interceptors, configuration: configuration)
     let connections = Task { try await networker.runConnections() }
     do {
