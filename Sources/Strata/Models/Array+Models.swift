@@ -29,15 +29,25 @@ extension Array: RawDecodable where Element: RawDecodable, Element.Raw == JSON {
     /// otherwise parses a JSON array and maps each element.
     public static func decode(rawBody: Data, using decoder: JSONDecoder) throws -> [Element] {
         if let decodable = Self.self as? any Decodable.Type {
-            let decoded: Any
-            do {
-                decoded = try decoder.decode(decodable, from: rawBody)
-            } catch {
-                throw MappingError(type: Self.self, underlying: error)
-            }
-            if let elements = decoded as? [Element] { return elements }
+            return try decodeDirectly(decodable, from: rawBody, using: decoder)
         }
         return try from(raw: JSON(rawBody: rawBody, decoder: decoder))
+    }
+
+    /// Decodes `[Element]`, known to be `Decodable` as `type`, straight from the bytes.
+    private static func decodeDirectly<Decoded: Decodable>(
+        _ type: Decoded.Type, from rawBody: Data, using decoder: JSONDecoder
+    ) throws -> [Element] {
+        let decoded: Decoded
+        do {
+            decoded = try decoder.decode(type, from: rawBody)
+        } catch {
+            throw MappingError(type: Self.self, underlying: error)
+        }
+        // `Decoded` is `[Element]` itself (`type` is `Self.self`, seen as `Decodable`); a
+        // dynamic cast to `[Element]` would check every element.
+        precondition(Decoded.self == [Element].self)
+        return unsafeBitCast(decoded, to: [Element].self)
     }
 }
 
@@ -51,6 +61,16 @@ extension Array: DTOEncodable where Element: DTOEncodable, Element.DTO.Raw == JS
 extension Array: DTODecodable where Element: DTODecodable, Element.DTO.Raw == JSON {
     /// Maps every DTO to an application model, so `photos: .from(dto: dto.photos)` works.
     public static func from(dto: [Element.DTO]) throws -> [Element] {
-        try dto.map { try Element.from(dto: $0) }
+        // Through the buffer: generic code that reads the elements through `Collection`
+        // (as `map` does here) pays a heap allocation per element for the subscript's
+        // accessor; the buffer's subscript is a plain address.
+        try dto.withUnsafeBufferPointer { dtos in
+            var models: [Element] = []
+            models.reserveCapacity(dtos.count)
+            for index in dtos.indices {
+                models.append(try Element.from(dto: dtos[index]))
+            }
+            return models
+        }
     }
 }
