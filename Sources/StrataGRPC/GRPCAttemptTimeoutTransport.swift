@@ -84,8 +84,12 @@ public struct GRPCAttemptTimeoutTransport<Base: ClientTransport>: ClientTranspor
             return try await withThrowingTaskGroup(of: Void.self, returning: T.self) { group in
                 group.addTask {
                     do {
+                        var first = true
                         for try await part in stream.inbound {
-                            answered.withLock { $0 = true }
+                            if first {
+                                answered.withLock { $0 = true }
+                                first = false
+                            }
                             await parts.send(part)
                         }
                         parts.finish()

@@ -164,3 +164,12 @@ final class CallCounter: Sendable {
     /// The calls with `key`.
     func value(for key: String) -> Int { keyed.withLock { $0[key] ?? 0 } }
 }
+
+/// Waits until `condition` holds, checking every 20 ms for at most `limit`; the caller
+/// asserts on the state afterwards.
+func waitUntil(within limit: Duration = .seconds(5), _ condition: () -> Bool) async throws {
+    let end = ContinuousClock.now + limit
+    while !condition(), ContinuousClock.now < end {
+        try await Deadline.sleep(for: .milliseconds(20))
+    }
+}

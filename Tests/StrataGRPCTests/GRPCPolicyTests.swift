@@ -81,9 +81,7 @@ struct GRPCPolicyTests {
             #expect(response.retry == RetrySummary(attempts: 3, stopReason: .notRetryable))
             #expect(elapsed >= .milliseconds(400) && elapsed < .seconds(10), "took \(elapsed)")
             // The server's handlers of the two abandoned attempts were cancelled.
-            for _ in 0..<50 where faults.calls.value(for: "a-cancelled") < 2 {
-                try await Deadline.sleep(for: .milliseconds(20))
-            }
+            try await waitUntil { faults.calls.value(for: "a-cancelled") >= 2 }
             #expect(faults.calls.value(for: "a-cancelled") == 2)
         }
     }

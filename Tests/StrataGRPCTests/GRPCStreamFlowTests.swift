@@ -68,9 +68,7 @@ struct GRPCStreamFlowTests {
             #expect(read == 3)
             // The call is cancelled: its stream is reset, and the server's next write fails
             // (a call left open would keep it waiting for the window instead).
-            for _ in 0..<100 where faults.calls.value(for: "firehose-stopped") == 0 {
-                try await Deadline.sleep(for: .milliseconds(50))
-            }
+            try await waitUntil { faults.calls.value(for: "firehose-stopped") > 0 }
             #expect(faults.calls.value(for: "firehose-stopped") == 1)
             #expect(faults.calls.value(for: "firehose") < 100_000)
         }
