@@ -162,17 +162,21 @@ func strataRequests(_ networker: Networker, routes: Routes) -> RequestSet {
         form: { try check(form: try await networker.send(form).body.count) })
 }
 
-/// Raw AsyncHTTPClient: `HTTPClientRequest` → `execute` → `collect` → `JSONDecoder` into the DTO.
+/// Raw AsyncHTTPClient: `HTTPClientRequest` → `execute` → `collect` → `JSONDecoder` into
+/// the DTO (one decoder, made once) → the same model mapping Strata's side runs, so the
+/// pair compares the layer and not the app's own mapping.
 func rawAsyncHTTPClientRequests(_ client: HTTPClient, routes: Routes) -> RequestSet {
+    let decoder = JSONDecoder()
     @Sendable func get(_ url: URL) async throws -> ByteBuffer {
         let response = try await client.execute(HTTPClientRequest(url: url.absoluteString), timeout: Limits.timeout)
         guard response.status == .ok else { throw BenchError(description: "GET \(url.path): \(response.status)") }
         return try await response.body.collect(upTo: Limits.maxBody)
     }
     return RequestSet(
-        user: { try check(user: try JSONDecoder().decode(UserEntry.self, from: try await get(routes.user)).name) },
+        user: { try check(user: try RawModels.user(decoder.decode(UserEntry.self, from: try await get(routes.user)))) },
         photos: {
-            try check(photoCount: try JSONDecoder().decode([PhotoEntry].self, from: try await get(routes.photos)).count)
+            try check(
+                photoCount: try RawModels.photos(decoder.decode([PhotoEntry].self, from: try await get(routes.photos))))
         },
         form: {
             var request = HTTPClientRequest(url: routes.form.absoluteString)
@@ -182,12 +186,14 @@ func rawAsyncHTTPClientRequests(_ client: HTTPClient, routes: Routes) -> Request
             let response = try await client.execute(request, timeout: Limits.timeout)
             guard response.status == .ok else { throw BenchError(description: "POST form: \(response.status)") }
             let body = try await response.body.collect(upTo: Limits.maxBody)
-            try check(form: try JSONDecoder().decode(EchoEntry.self, from: body).body.count)
+            try check(form: try RawModels.echo(decoder.decode(EchoEntry.self, from: body)))
         })
 }
 
-/// Raw URLSession: `URLRequest` → `data(for:)` → `JSONDecoder` into the DTO.
+/// Raw URLSession: `URLRequest` → `data(for:)` → `JSONDecoder` into the DTO (one decoder,
+/// made once) → the same model mapping Strata's side runs.
 func rawURLSessionRequests(_ session: URLSession, routes: Routes) -> RequestSet {
+    let decoder = JSONDecoder()
     @Sendable func load(_ request: URLRequest) async throws -> Data {
         var request = request
         request.timeoutInterval = 60
@@ -200,22 +206,39 @@ func rawURLSessionRequests(_ session: URLSession, routes: Routes) -> RequestSet 
     return RequestSet(
         user: {
             try check(
-                user: try JSONDecoder().decode(UserEntry.self, from: try await load(URLRequest(url: routes.user))).name)
+                user: try RawModels.user(
+                    decoder.decode(UserEntry.self, from: try await load(URLRequest(url: routes.user))))
+            )
         },
         photos: {
             try check(
-                photoCount: try JSONDecoder().decode(
-                    [PhotoEntry].self,
-                    from: try await load(URLRequest(url: routes.photos))
-                ).count)
+                photoCount: try RawModels.photos(
+                    decoder.decode([PhotoEntry].self, from: try await load(URLRequest(url: routes.photos)))))
         },
         form: {
             var request = URLRequest(url: routes.form)
             request.httpMethod = "POST"
             request.setValue("application/x-www-form-urlencoded; charset=utf-8", forHTTPHeaderField: "Content-Type")
             request.httpBody = Data(Payloads.formBody.utf8)
-            try check(form: try JSONDecoder().decode(EchoEntry.self, from: try await load(request)).body.count)
+            try check(form: try RawModels.echo(decoder.decode(EchoEntry.self, from: try await load(request))))
         })
+}
+
+/// What the raw variants do with a decoded DTO: the app's own mapping into its model, the
+/// same functions Strata's `Endpoint(_:model:)` calls, so both sides of a pair end with
+/// the model (the workloads are "→ model"). Each returns what the pair checks.
+enum RawModels {
+    static func user(_ entry: UserEntry) throws -> String {
+        try User.from(dto: entry).name
+    }
+
+    static func photos(_ entries: [PhotoEntry]) throws -> Int {
+        try entries.map { try Photo.from(dto: $0) }.count
+    }
+
+    static func echo(_ entry: EchoEntry) throws -> Int {
+        try Echo.from(dto: entry).body.count
+    }
 }
 
 /// The `decode` group: the bodies parsed without any pipeline, plain `JSONDecoder`

@@ -49,16 +49,23 @@ enum Pipeline {
         let deadline = context.attemptDeadline
         let attemptTimer = context.attemptTimeout == nil ? nil : deadline.map(ExchangeTimer.init)
         defer { attemptTimer?.cancel() }
-        let outcome = await Deadline.run(under: attemptTimer) {
-            try await transport.send(request, body: body, deadline: deadline)
+        var response: (HTTPResponse, MessageBody?)
+        do {
+            if let attemptTimer {
+                let outcome = await attemptTimer.run {
+                    try await transport.send(request, body: body, deadline: deadline)
+                }
+                if outcome.timedOut { throw TransportError(.timedOut) }
+                response = try outcome.result.get()
+            } else {
+                response = try await transport.send(request, body: body, deadline: deadline)
+            }
+        } catch  where !passesThrough(error) {
+            throw TransportError(.other, underlying: error)
         }
-        if outcome.timedOut { throw TransportError(.timedOut) }
-        switch outcome.result {
-        case .success(var response):
+        if response.0.status.reasonPhrase.isEmpty {
             response.0.status = response.0.status.withStandardReasonPhrase
-            return response
-        case .failure(let error) where passesThrough(error): throw error
-        case .failure(let error): throw TransportError(.other, underlying: error)
         }
+        return response
     }
 }

@@ -22,8 +22,8 @@ import Foundation
 final class ExchangeTimer: @unchecked Sendable {
     private struct State {
         var hasFired = false
-        /// Cancels the task currently running under the timer.
-        var cancelRunning: (@Sendable () -> Void)?
+        /// The task currently running under the timer.
+        var running: (any RunningWork)?
     }
 
     private let state = Locked(State())
@@ -72,22 +72,19 @@ final class ExchangeTimer: @unchecked Sendable {
                 outcome.deliver(.failure(error))
             }
         }
-        let stop: @Sendable () -> Void = {
-            task.cancel()
-            outcome.deliver(.failure(CancellationError()))
-        }
+        let running = RunningTask(task: task, outcome: outcome)
         let alreadyFired = state.withLock { state in
-            state.cancelRunning = stop
+            state.running = running
             return state.hasFired
         }
-        if alreadyFired { stop() }
+        if alreadyFired { running.stop() }
         let result = await withTaskCancellationHandler {
             await outcome.value()
         } onCancel: {
-            stop()
+            running.stop()
         }
         let timedOut = state.withLock { state in
-            state.cancelRunning = nil
+            state.running = nil
             return state.hasFired
         }
         return (result, timedOut)
@@ -108,24 +105,44 @@ final class ExchangeTimer: @unchecked Sendable {
 
     /// Called by the scheduler once the deadline has passed.
     func fire() {
-        let cancelRunning = state.withLock { state in
+        let running = state.withLock { state in
             state.hasFired = true
-            return state.cancelRunning
+            return state.running
         }
-        cancelRunning?()
+        running?.stop()
+    }
+}
+
+/// Work running under an ``ExchangeTimer``, as the timer stops it: a protocol, so the
+/// timer holds any run's task and outcome without a closure to allocate.
+private protocol RunningWork: Sendable {
+    /// Cancels the work and answers its waiter at once with a cancellation.
+    func stop()
+}
+
+/// A run's task and the outcome its caller waits for.
+private struct RunningTask<Value: Sendable>: RunningWork {
+    let task: Task<Void, Never>
+    let outcome: Outcome<Value>
+
+    func stop() {
+        task.cancel()
+        outcome.deliver(.failure(CancellationError()))
     }
 }
 
 /// The first result delivered for a run under an ``ExchangeTimer``: the operation's
-/// own, or the cancellation that the timer or the caller delivered first.
-private final class Outcome<Value: Sendable>: Sendable {
+/// own, or the cancellation that the timer or the caller delivered first. A struct over
+/// its lock (copies share it), so a run allocates it once.
+private struct Outcome<Value: Sendable>: Sendable {
     private struct State {
-        var continuation: CheckedContinuation<Result<Value, any Error>, Never>?
+        /// Resumed exactly once (``isResumed``), so it needs no checking.
+        var continuation: UnsafeContinuation<Result<Value, any Error>, Never>?
         var result: Result<Value, any Error>?
         var isResumed = false
 
         /// The waiting continuation, once, when there is both a waiter and a result.
-        mutating func takeWaiter() -> CheckedContinuation<Result<Value, any Error>, Never>? {
+        mutating func takeWaiter() -> UnsafeContinuation<Result<Value, any Error>, Never>? {
             guard !isResumed, result != nil, let continuation else { return nil }
             isResumed = true
             self.continuation = nil
@@ -137,7 +154,7 @@ private final class Outcome<Value: Sendable>: Sendable {
 
     /// Records `result` unless one was delivered before, and wakes the waiter.
     func deliver(_ result: Result<Value, any Error>) {
-        let waiter = state.withLock { state -> CheckedContinuation<Result<Value, any Error>, Never>? in
+        let waiter = state.withLock { state -> UnsafeContinuation<Result<Value, any Error>, Never>? in
             guard state.result == nil else { return nil }
             state.result = result
             return state.takeWaiter()
@@ -147,7 +164,7 @@ private final class Outcome<Value: Sendable>: Sendable {
 
     /// Waits for the first delivered result.
     func value() async -> Result<Value, any Error> {
-        await withCheckedContinuation { continuation in
+        await withUnsafeContinuation { continuation in
             let ready = state.withLock { state -> Result<Value, any Error>? in
                 state.continuation = continuation
                 guard state.takeWaiter() != nil else { return nil }

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Where the chunks of a streamed ``MessageBody`` come from, shared by every copy of
-/// the body's iterator so that no copy can read from a stale position.
-protocol ChunkSource: AnyObject, Sendable {
+/// the body's iterator so that no copy can read from a stale position (a conforming
+/// struct shares its state through a reference, as ``IteratorChunkSource`` does).
+protocol ChunkSource: Sendable {
     /// The next chunk, or `nil` at the end of the body.
     func next() async throws -> Data?
 }
@@ -15,22 +16,27 @@ protocol ChunkSource: AnyObject, Sendable {
 /// - a read while another is still in flight throws ``MessageBodyError/alreadyConsumed``.
 ///
 /// The iterator lives in `state` (a ``Locked``) and is taken out for the duration of
-/// one read, so only one task ever touches it.
-final class IteratorChunkSource<Base: AsyncIteratorProtocol>: ChunkSource where Base.Element == Data {
+/// one read, so only one task ever touches it. Copies share that state.
+///
+/// Not generic: the iterator is held as an ``ErasedIterator`` existential. Generic code
+/// that runs unspecialised (a transport in another module streaming a body of its own
+/// iterator type) looks up the metadata of every generic type it touches on every use;
+/// here the iterator's type is looked up once, when the source is made.
+struct IteratorChunkSource: ChunkSource {
     private enum State {
-        case idle(Base)
+        case idle(any ErasedIterator)
         case reading
         case finished
     }
 
     private let state: Locked<State>
 
-    init(_ iterator: Base) {
-        self.state = Locked(.idle(iterator))
+    init<Base: AsyncIteratorProtocol>(_ iterator: Base) where Base.Element == Data {
+        self.state = Locked(.idle(ErasingIterator(iterator)))
     }
 
     func next() async throws -> Data? {
-        let taken: Base? = try state.withLock { state in
+        let taken: (any ErasedIterator)? = try state.withLock { state in
             switch state {
             case .idle(let iterator):
                 state = .reading
@@ -41,9 +47,9 @@ final class IteratorChunkSource<Base: AsyncIteratorProtocol>: ChunkSource where 
                 return nil
             }
         }
-        guard var iterator = taken else { return nil }
+        guard let iterator = taken else { return nil }
         do {
-            let chunk = try await iterator.next()
+            let chunk = try await iterator.nextChunk()
             state.withLock { $0 = chunk == nil ? .finished : .idle(iterator) }
             return chunk
         } catch {
@@ -53,21 +59,24 @@ final class IteratorChunkSource<Base: AsyncIteratorProtocol>: ChunkSource where 
     }
 }
 
-/// Hands the chunk source of a one-shot ``MessageBody`` to its first reader only; every
-/// later reader gets `nil` and reports ``MessageBodyError/alreadyConsumed``.
-final class OneShotSource: Sendable {
-    private let make: Locked<(@Sendable () -> any ChunkSource)?>
+/// An async iterator of `Data` with its type erased (see ``IteratorChunkSource``): a
+/// class, so a read advances it in place (a value in an existential's box would be copied
+/// into a new box on every read that finds the box shared).
+private protocol ErasedIterator: AnyObject {
+    /// The base iterator's next chunk.
+    func nextChunk() async throws -> Data?
+}
 
-    init(_ make: @escaping @Sendable () -> any ChunkSource) {
-        self.make = Locked(make)
+/// `Base` as an ``ErasedIterator``: only ever read by the one reader that took it out of
+/// its source's lock.
+private final class ErasingIterator<Base: AsyncIteratorProtocol>: ErasedIterator where Base.Element == Data {
+    private var base: Base
+
+    init(_ base: Base) {
+        self.base = base
     }
 
-    /// A fresh source on the first call, `nil` on every later one.
-    func claim() -> (any ChunkSource)? {
-        let make = self.make.withLock { make in
-            defer { make = nil }
-            return make
-        }
-        return make?()
+    func nextChunk() async throws -> Data? {
+        try await base.next()
     }
 }

@@ -25,7 +25,10 @@ public struct MessageBody: Sendable {
     private enum Source: Sendable {
         case bytes(Data)
         case chunks(@Sendable () -> any ChunkSource)
-        case oneShot(OneShotSource)
+        /// The source of a one-shot body, made for the first reader only (a reading starts
+        /// there, not before): ``makeAsyncIterator()`` takes the factory out, and every later
+        /// reader finds `nil` and reports ``MessageBodyError/alreadyConsumed``.
+        case oneShot(Locked<(@Sendable () -> any ChunkSource)?>)
     }
 
     /// A body holding `data` in memory.
@@ -61,16 +64,19 @@ public struct MessageBody: Sendable {
         length: Int64?,
         streaming chunks: Chunks
     ) where Chunks.Element == Data {
-        self.length = length
-        self.isReplayable = false
-        self.source = .oneShot(OneShotSource { IteratorChunkSource(chunks.makeAsyncIterator()) })
+        self.init(length: length, oneShot: { IteratorChunkSource(chunks.makeAsyncIterator()) })
     }
 
     /// A one-shot body read from `source`.
     init(length: Int64?, source: any ChunkSource) {
+        self.init(length: length, oneShot: { source })
+    }
+
+    /// A one-shot body read from the source `makeSource` makes for its first reader.
+    private init(length: Int64?, oneShot makeSource: @escaping @Sendable () -> any ChunkSource) {
         self.length = length
         self.isReplayable = false
-        self.source = .oneShot(OneShotSource { source })
+        self.source = .oneShot(Locked(makeSource))
     }
 
     /// This body, its bytes also found in `file` (see ``file``), with a handler for the
@@ -141,9 +147,12 @@ extension MessageBody: AsyncSequence {
         switch source {
         case .bytes(let data): AsyncIterator(pending: data)
         case .chunks(let make): AsyncIterator(upstream: make())
-        case .oneShot(let box):
-            if let upstream = box.claim() {
-                AsyncIterator(upstream: upstream)
+        case .oneShot(let claimable):
+            if let makeSource = claimable.withLock({ make in
+                defer { make = nil }
+                return make
+            }) {
+                AsyncIterator(upstream: makeSource())
             } else {
                 AsyncIterator(consumed: true)
             }
