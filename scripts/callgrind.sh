@@ -22,7 +22,8 @@
 # parse of the 1 MB photo list: bytes -> DTO -> model), decode-plain-1mb (plain
 # JSONDecoder into the DTO), cache-memory-hit / cache-sqlite-hit (the user served by a
 # memory / SQLite cache);
-# and, over loopback, ahc-raw-user / ahc-strata-user (the ahc pair's GET user) and
+# and, over loopback, ahc-raw-user / ahc-strata-user (the ahc pair's GET user),
+# urlsession-raw-user / urlsession-strata-user (the urlsession pair's) and
 # openapi-ahc-user / openapi-strata-user (the openapi pair's getUser: the generated client
 # over swift-openapi-async-http-client / over NetworkerTransport); the server's
 # instructions are not counted. Needs valgrind (apt-get install -y valgrind).
@@ -60,9 +61,9 @@ allocations() {
     sed -n 's/.*total heap usage: \([0-9,]*\) allocs.*/\1/p' "$work/mc.log" | tr -d ,
 }
 
-# The ahc-* and openapi-* cases need the bench server: it runs natively (valgrind cannot start a child
+# The ahc-*, urlsession-* and openapi-* cases need the bench server: it runs natively (valgrind cannot start a child
 # process), stopped when its standard input (the fifo) closes.
-if printf '%s\n' "${cases[@]}" | grep -qE '^(ahc|openapi)-'; then
+if printf '%s\n' "${cases[@]}" | grep -qE '^(ahc|urlsession|openapi)-'; then
     mkfifo "$work/serve.in"
     "$bin" --serve < "$work/serve.in" > "$work/serve.out" 2>&1 &
     exec 3> "$work/serve.in"

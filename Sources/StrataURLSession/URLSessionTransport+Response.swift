@@ -28,7 +28,7 @@ extension URLSessionTransport {
             let error = URLSessionTransportError.invalidStatus(urlResponse.statusCode)
             throw TransportError(.malformedResponse, underlying: error, detail: error.description)
         }
-        head.status = head.status.withStandardReasonPhrase
+        head.fillInStandardReasonPhrase()
         return head
     }
 
@@ -36,9 +36,10 @@ extension URLSessionTransport {
     /// (anything below `0x20` but the tab, and `0x7F`), or `nil`.
     private static func invalidFieldName(in response: HTTPURLResponse) -> String? {
         func isControl(_ byte: UInt8) -> Bool { (byte < 0x20 && byte != 0x09) || byte == 0x7F }
-        for (name, value) in response.allHeaderFields {
-            let name = "\(name)"
-            let value = "\(value)"
+        for (key, value) in response.allHeaderFields {
+            // The fields are strings; a cast is a fraction of what interpolation costs.
+            let name = key.base as? String ?? "\(key)"
+            let value = value as? String ?? "\(value)"
             if name.utf8.contains(where: isControl) || value.utf8.contains(where: isControl) {
                 return String(decoding: name.utf8.map { isControl($0) ? UInt8(ascii: "?") : $0 }, as: UTF8.self)
             }

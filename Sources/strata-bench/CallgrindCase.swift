@@ -5,9 +5,14 @@ import Strata
 import StrataAsyncHTTPClient
 import StrataObservability
 import StrataSQLiteCache
+import StrataURLSession
 
 import struct StrataDemo.Photo
 import struct StrataDemo.PhotoEntry
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The cases `scripts/callgrind.sh` counts: `strata-bench --callgrind-case NAME
 /// --iterations N` runs case `NAME` `N` times, sequentially, with no I/O. The script runs
@@ -30,8 +35,12 @@ enum CallgrindCase: String, CaseIterable {
     /// ``pipelineForm``'s five fields as a JSON body (`.json`) instead: what a form POST
     /// should not cost more than.
     case pipelineJSONPost = "pipeline-json-post"
-    /// `JSONDecoder().decode` of the same 193 bytes into the DTO, a decoder made per call.
+    /// `JSONDecoder.decode` of the same 193 bytes into the DTO, with one decoder for every
+    /// call (as the `decode` pair's baseline).
     case decodeUser = "decode-user-plain"
+    /// Strata's parse of the same bytes: bytes → `UserEntry` → `User`, with the
+    /// configuration's decoder (the `decode` pair's subject).
+    case decodeUserStrata = "decode-user-strata"
     /// Strata's parse of the 1 MB photo list: bytes → `[PhotoEntry]` → `[Photo]`.
     case decodeMap = "decode-map-1mb"
     /// Plain `JSONDecoder().decode` of the same bytes into `[PhotoEntry]`.
@@ -48,6 +57,11 @@ enum CallgrindCase: String, CaseIterable {
     case ahcRaw = "ahc-raw-user"
     /// The same through a `Networker` over `AsyncHTTPClientTransport` into the model.
     case ahcStrata = "ahc-strata-user"
+    /// Raw URLSession: `GET` of the user from the bench server with `data(for:)`, decoded
+    /// into the DTO and mapped to the model, as the `urlsession` pair's baseline.
+    case urlSessionRaw = "urlsession-raw-user"
+    /// The same through a `Networker` over `URLSessionTransport` into the model.
+    case urlSessionStrata = "urlsession-strata-user"
     /// The demo API's generated client: `getUser` (`GET /users/1` from the bench server,
     /// as ``ahcRaw``) over swift-openapi-async-http-client's transport, the `openapi`
     /// pair's baseline.
@@ -71,6 +85,15 @@ enum CallgrindCase: String, CaseIterable {
             printError("strata-bench --callgrind-case \(name): \(error)")
             return 1
         }
+    }
+
+    /// The bench server: at `STRATA_BENCH_SERVER` when set, else in a child process. Under
+    /// valgrind a child process cannot be started (its file descriptors are valgrind's):
+    /// scripts/callgrind.sh starts the server and passes its address.
+    private static func server() throws -> BenchServer.Handle {
+        try ProcessInfo.processInfo.environment["STRATA_BENCH_SERVER"]
+            .flatMap(URL.init(string:))
+            .map { BenchServer.Handle(baseURL: $0, placement: "given", stop: {}) } ?? BenchServer.startChild()
     }
 
     private func run(iterations: Int) async throws {
@@ -103,13 +126,28 @@ enum CallgrindCase: String, CaseIterable {
                     route: InstantTransport.formURL, method: .post, parameters: Payloads.form, encoding: .json),
                 model: Echo.self)
             for _ in 0..<iterations { _ = try await networker.send(endpoint) }
+        case .urlSessionRaw, .urlSessionStrata:
+            let server = try Self.server()
+            let routes = Routes(baseURL: server.baseURL)
+            let session = URLSession(configuration: .default)
+            let request =
+                self == .urlSessionRaw
+                ? rawURLSessionRequests(session, routes: routes).user
+                : strataRequests(
+                    Networker(transport: URLSessionTransport(), configuration: configuration), routes: routes
+                )
+                .user
+            var failure: (any Error)?
+            do {
+                for _ in 0..<iterations { try await request() }
+            } catch {
+                failure = error
+            }
+            session.invalidateAndCancel()
+            await server.stop()
+            if let failure { throw failure }
         case .ahcRaw, .ahcStrata, .openapiAHC, .openapiStrata:
-            // Under valgrind a child process cannot be started (its file descriptors are
-            // valgrind's): scripts/callgrind.sh starts the server and passes its address.
-            let server =
-                try ProcessInfo.processInfo.environment["STRATA_BENCH_SERVER"]
-                .flatMap(URL.init(string:))
-                .map { BenchServer.Handle(baseURL: $0, placement: "given", stop: {}) } ?? BenchServer.startChild()
+            let server = try Self.server()
             let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .strataDefault)
             let routes = Routes(baseURL: server.baseURL)
             let request =
@@ -134,8 +172,19 @@ enum CallgrindCase: String, CaseIterable {
             await server.stop()
             if let failure { throw failure }
         case .decodeUser:
+            let decoder = JSONDecoder()
             for _ in 0..<iterations {
-                guard try JSONDecoder().decode(UserEntry.self, from: Payloads.userJSON).photos.count == 3 else {
+                guard try decoder.decode(UserEntry.self, from: Payloads.userJSON).photos.count == 3 else {
+                    throw BenchError(description: "wrong user")
+                }
+            }
+        case .decodeUserStrata:
+            let endpoint = Endpoint(RequestDescription(route: InstantTransport.userURL), model: User.self)
+            let response = RawResponse(
+                head: HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]),
+                body: Payloads.userJSON)
+            for _ in 0..<iterations {
+                guard try endpoint.parse(response, configuration.jsonDecoder).photos.count == 3 else {
                     throw BenchError(description: "wrong user")
                 }
             }

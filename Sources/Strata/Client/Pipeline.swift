@@ -63,9 +63,7 @@ enum Pipeline {
         } catch  where !passesThrough(error) {
             throw TransportError(.other, underlying: error)
         }
-        if response.0.status.reasonPhrase.isEmpty {
-            response.0.status = response.0.status.withStandardReasonPhrase
-        }
+        response.0.fillInStandardReasonPhrase()
         return response
     }
 }

@@ -1,5 +1,14 @@
 import HTTPTypes
 
+extension HTTPResponse {
+    /// Gives the status its standard reason phrase when it has none (see
+    /// `Status.withStandardReasonPhrase`). Setting the status rebuilds its field, so a
+    /// status that already has a phrase is left untouched.
+    package mutating func fillInStandardReasonPhrase() {
+        if status.reasonPhrase.isEmpty { status = status.withStandardReasonPhrase }
+    }
+}
+
 extension HTTPResponse.Status {
     /// The status with its standard reason phrase (RFC 9110) when it has none, so that
     /// a `503` reads "503 Service Unavailable" whichever transport received it. A phrase

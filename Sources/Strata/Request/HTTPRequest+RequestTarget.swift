@@ -19,6 +19,11 @@ extension HTTPRequest {
             self.init(method: method, url: url, headerFields: headerFields)
             return
         }
+        self.init(method: method, target: target, headerFields: headerFields)
+    }
+
+    /// A request for the URL `target` was sliced from.
+    init(method: Method, target: RequestTarget, headerFields: HTTPFields) {
         self.init(
             method: method, scheme: target.scheme, authority: target.authority, path: target.path,
             headerFields: headerFields)

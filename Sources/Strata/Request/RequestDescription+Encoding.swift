@@ -22,8 +22,11 @@ extension RequestDescription {
     ///   a header was given a name that is not a valid token.
     public func encoded(url: URL, jsonEncoder: JSONEncoder = .strataDefault()) throws -> EncodedRequest {
         if let headerFieldError { throw headerFieldError }
-        // `HTTPRequest(url:)` traps on a URL without a scheme (`/relative`, `:a`).
-        guard url.isHTTPRequestable else {
+        // `HTTPRequest(url:)` traps on a URL without a scheme (`/relative`, `:a`). A URL
+        // that slices into scheme, authority and path is made into a request from those
+        // slices, never through `HTTPRequest(url:)`: it needs no `URLComponents` to tell.
+        var target = RequestTarget(url.absoluteString)
+        guard target != nil || url.isHTTPRequestable else {
             throw URLRouteError.invalidURL(base: url.absoluteString, path: "")
         }
         var url = url
@@ -45,6 +48,7 @@ extension RequestDescription {
                     Data(try Self.wrappingErrors(of: parameters) { try formEncoder.encodedBytes($0) }))
                 contentType = "application/x-www-form-urlencoded; charset=utf-8"
             case .urlQuery(let formEncoder):
+                target = nil
                 url = try Self.appendingQuery(
                     try Self.wrappingErrors(of: parameters) { try formEncoder.encode($0) }, to: url)
             }
@@ -61,7 +65,13 @@ extension RequestDescription {
         if let contentType, headers[.contentType] == nil {
             headers[.contentType] = contentType
         }
-        return EncodedRequest(head: HTTPRequest(method: method, resolving: url, headerFields: headers), body: bodyBytes)
+        let head =
+            if let target {
+                HTTPRequest(method: method, target: target, headerFields: headers)
+            } else {
+                HTTPRequest(method: method, resolving: url, headerFields: headers)
+            }
+        return EncodedRequest(head: head, body: bodyBytes)
     }
 
     /// Runs an encoder over `parameters`, turning its failures into ``ParameterEncodingError``
