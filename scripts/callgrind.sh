@@ -23,7 +23,8 @@
 # JSONDecoder into the DTO), cache-memory-hit / cache-sqlite-hit (the user served by a
 # memory / SQLite cache);
 # and, over loopback, ahc-raw-user / ahc-strata-user (the ahc pair's GET user),
-# urlsession-raw-user / urlsession-strata-user (the urlsession pair's) and
+# urlsession-raw-user / urlsession-strata-user (the urlsession pair's; urlsession-borrowed-user
+# over a borrowed session without Strata's delegate, the body not bounded) and
 # openapi-ahc-user / openapi-strata-user (the openapi pair's getUser: the generated client
 # over swift-openapi-async-http-client / over NetworkerTransport); the server's
 # instructions are not counted. Needs valgrind (apt-get install -y valgrind).

@@ -15,13 +15,21 @@ struct DataTaskCall: Sendable {
     let request: URLRequest
     /// The request body, sent with an upload task; `nil` sends a plain data task.
     let body: URLSessionTransport.Upload?
+    /// When the call gives up: the task is cancelled then, and ``run()`` throws
+    /// ``TransportError/Kind/timedOut``.
+    let deadline: ContinuousClock.Instant?
 
     /// Runs the task to completion.
     /// - Returns: the final response head (after the redirects the session's delegate
     ///   allowed) and the whole body.
-    /// - Throws: `CancellationError`, or a ``TransportError`` classifying the failure.
+    /// - Throws: `CancellationError`, or a ``TransportError`` classifying the failure
+    ///   (``TransportError/Kind/timedOut`` at the deadline).
     func run() async throws -> (HTTPResponse, Data) {
         let state = DataTaskState()
+        let alarm = deadline.map {
+            DeadlineAlarm(deadline: $0) { state.cancel(throwing: URLSessionTransport.deadlinePassed) }
+        }
+        defer { alarm?.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 state.start(continuation, makeTask: makeTask)

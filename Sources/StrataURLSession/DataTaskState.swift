@@ -48,8 +48,9 @@ final class DataTaskState: @unchecked Sendable {
         task.resume()
     }
 
-    /// Cancels the task (from a global queue) and throws `CancellationError` from the call.
-    func cancel() {
+    /// Cancels the task (from a global queue) and throws `error` (`CancellationError` unless
+    /// told) from the call.
+    func cancel(throwing error: any Error = CancellationError()) {
         lock.lock()
         switch phase {
         case .idle:
@@ -61,7 +62,7 @@ final class DataTaskState: @unchecked Sendable {
             // From a global queue: in FoundationNetworking, cancel() waits for the
             // session's work queue (see URLSessionTransport).
             DispatchQueue.global().async { task.cancel() }
-            continuation.resume(throwing: CancellationError())
+            continuation.resume(throwing: error)
         case .cancelled, .finished:
             lock.unlock()
         }

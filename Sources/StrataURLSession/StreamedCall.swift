@@ -19,6 +19,10 @@ struct StreamedCall: Sendable {
     let sentBytesHandler: (@Sendable (Int64) -> Void)?
     /// The most response bytes that may wait unread.
     let bufferLimit: Int
+    /// When the call gives up waiting for the head: the task is cancelled then, and
+    /// ``run(method:)`` throws ``TransportError/Kind/timedOut``. The body is read within
+    /// the caller's own deadline.
+    let deadline: ContinuousClock.Instant?
 
     /// Starts the task and waits for the response head.
     ///
@@ -30,9 +34,14 @@ struct StreamedCall: Sendable {
     ///   response cannot have one (the task is then awaited to its end), otherwise a
     ///   streamed ``MessageBody`` whose length is the `Content-Length` of a body that is
     ///   not content-encoded.
-    /// - Throws: `CancellationError`, or a ``TransportError`` classifying the failure.
+    /// - Throws: `CancellationError`, or a ``TransportError`` classifying the failure
+    ///   (``TransportError/Kind/timedOut`` at the deadline).
     func run(method: HTTPRequest.Method) async throws -> (HTTPResponse, MessageBody?) {
         let exchange = TaskExchange(bufferLimit: bufferLimit, sentBytesHandler: sentBytesHandler)
+        let alarm = deadline.map {
+            DeadlineAlarm(deadline: $0) { exchange.stop(throwing: URLSessionTransport.deadlinePassed) }
+        }
+        defer { alarm?.cancel() }
         // Owns the exchange from here on: leaving this function by an error, or dropping
         // the body, stops it.
         let chunks = URLSessionBodyChunks(exchange)

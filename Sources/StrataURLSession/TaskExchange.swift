@@ -118,9 +118,10 @@ final class TaskExchange: Sendable {
         }
     }
 
-    /// Gives up on the exchange: a waiting caller or reader throws `CancellationError`,
-    /// the buffer is released, and the task is cancelled unless it already completed.
-    func stop() {
+    /// Gives up on the exchange: a waiting caller or reader throws `error`
+    /// (`CancellationError` unless told), the buffer is released, and the task is
+    /// cancelled unless it already completed.
+    func stop(throwing error: any Error = CancellationError()) {
         let (head, reader, task): (HeadContinuation?, ChunkContinuation?, URLSessionTask?) = state.withLock { state in
             guard !state.stopped else { return (nil, nil, nil) }
             state.stopped = true
@@ -135,8 +136,8 @@ final class TaskExchange: Sendable {
             if cancels { state.cancelRequested = true }
             return (state.headWaiter, state.reader, cancels ? state.task : nil)
         }
-        head?.resume(throwing: CancellationError())
-        reader?.resume(throwing: CancellationError())
+        head?.resume(throwing: error)
+        reader?.resume(throwing: error)
         if let task { Self.cancel(task) }
     }
 

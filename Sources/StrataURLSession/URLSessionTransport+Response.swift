@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import HTTPTypesFoundation
 import Strata
 
 #if canImport(FoundationNetworking)
@@ -20,31 +19,51 @@ extension URLSessionTransport {
             let error = URLSessionTransportError.notHTTPResponse
             throw TransportError(.other, underlying: error, detail: error.description)
         }
-        if let name = invalidFieldName(in: urlResponse) {
-            let error = URLSessionTransportError.invalidHeaderField(name)
-            throw TransportError(.malformedResponse, underlying: error, detail: error.description)
-        }
-        guard var head = urlResponse.httpResponse else {
+        let fields = try headerFields(of: urlResponse)
+        guard (0...999).contains(urlResponse.statusCode) else {
             let error = URLSessionTransportError.invalidStatus(urlResponse.statusCode)
             throw TransportError(.malformedResponse, underlying: error, detail: error.description)
         }
+        var head = HTTPResponse(status: .init(code: urlResponse.statusCode), headerFields: fields)
         head.fillInStandardReasonPhrase()
         return head
     }
 
-    /// The name of the first header field whose name or value holds a control character
-    /// (anything below `0x20` but the tab, and `0x7F`), or `nil`.
-    private static func invalidFieldName(in response: HTTPURLResponse) -> String? {
+    /// The header fields of `response`, read in one pass over `allHeaderFields` (as
+    /// `HTTPURLResponse.httpResponse` reads them: names that are not valid tokens are
+    /// dropped, values taken as ISO Latin 1).
+    /// - Throws: ``TransportError/Kind/malformedResponse`` with
+    ///   ``URLSessionTransportError/invalidHeaderField(_:)`` for the first field whose name or
+    ///   value holds a control character (anything below `0x20` but the tab, and `0x7F`).
+    private static func headerFields(of response: HTTPURLResponse) throws -> HTTPFields {
         func isControl(_ byte: UInt8) -> Bool { (byte < 0x20 && byte != 0x09) || byte == 0x7F }
-        for (key, value) in response.allHeaderFields {
+        let all = response.allHeaderFields
+        var fields = HTTPFields()
+        fields.reserveCapacity(all.count)
+        for (key, value) in all {
             // The fields are strings; a cast is a fraction of what interpolation costs.
             let name = key.base as? String ?? "\(key)"
             let value = value as? String ?? "\(value)"
             if name.utf8.contains(where: isControl) || value.utf8.contains(where: isControl) {
-                return String(decoding: name.utf8.map { isControl($0) ? UInt8(ascii: "?") : $0 }, as: UTF8.self)
+                let shown = String(decoding: name.utf8.map { isControl($0) ? UInt8(ascii: "?") : $0 }, as: UTF8.self)
+                let error = URLSessionTransportError.invalidHeaderField(shown)
+                throw TransportError(.malformedResponse, underlying: error, detail: error.description)
+            }
+            if let fieldName = HTTPField.Name(name) {
+                fields.append(field(fieldName, isoLatin1Value: value))
             }
         }
-        return nil
+        return fields
+    }
+
+    /// A field whose value Foundation decoded as ISO Latin 1 (one scalar per byte), with
+    /// those bytes, as `HTTPURLResponse.httpResponse` makes it; a scalar above `0xFF`
+    /// cannot come from a byte and becomes a space.
+    private static func field(_ name: HTTPField.Name, isoLatin1Value value: String) -> HTTPField {
+        if value.utf8.allSatisfy({ $0 < 0x80 }) { return HTTPField(name: name, value: value) }
+        return HTTPField(
+            name: name, value: value.unicodeScalars.map { $0.value > 0xFF ? 0x20 : UInt8(truncatingIfNeeded: $0.value) }
+        )
     }
 
     /// The body's byte count as the head declares it: the `Content-Length` of a body

@@ -116,13 +116,16 @@ import Strata
 ///   that does not decode at all is `TransportError.Kind.malformedResponse`. On
 ///   Apple platforms the transport leaves `Accept-Encoding` to `URLSession`.
 ///
-/// Deadlines: the `Networker` enforces the call's deadline by cancelling the calling
-/// task, which cancels the `URLSessionTask` and throws `CancellationError` at once, also
-/// while the body is read. The transport also sets the request's `timeoutInterval` (an
-/// idle timeout) to the time left, rounded up to whole seconds because
-/// `FoundationNetworking` truncates it, so `URLSession` gives up on its own too
+/// Deadlines: the transport bounds a call until its response head arrives (the whole
+/// response on a borrowed session that buffers it): at the deadline a timer in Strata's
+/// scheduler, not a task per request, cancels the `URLSessionTask`, and the call throws
+/// `TransportError.Kind.timedOut` (``enforcesDeadline``). The `Networker` bounds the
+/// body's reads by cancelling the reading task, which cancels the `URLSessionTask` and
+/// throws `CancellationError` at once. The transport also sets the request's
+/// `timeoutInterval` (an idle timeout) to the time left, rounded up to whole seconds
+/// because `FoundationNetworking` truncates it, so `URLSession` gives up on its own too
 /// (`TransportError.Kind.timedOut`); used without a `Networker`, that idle timeout is
-/// the only limit.
+/// the only limit on the body's reads.
 ///
 /// On Linux, `FoundationNetworking` runs all the transfers of a session on one work
 /// queue, which a peer sending faster than libcurl processes (seen on loopback) can keep
@@ -223,12 +226,23 @@ public struct URLSessionTransport: Transport {
             urlRequest.timeoutInterval = try Self.timeoutInterval(until: deadline)
         }
         guard let delegate = owner.delegate else {
-            let call = DataTaskCall(session: session, request: urlRequest, body: upload)
+            let call = DataTaskCall(session: session, request: urlRequest, body: upload, deadline: deadline)
             return Self.makeResponse(try await call.run(), method: request.method)
         }
         let call = StreamedCall(
             session: session, delegate: delegate, request: urlRequest, body: upload,
-            sentBytesHandler: body?.sentBytesHandler, bufferLimit: responseBufferLimit)
+            sentBytesHandler: body?.sentBytesHandler, bufferLimit: responseBufferLimit, deadline: deadline)
         return try await call.run(method: request.method)
     }
+
+    /// `true`: a call ends at its deadline until the response head arrives (the whole
+    /// response, with a borrowed session without Strata's delegate) — a timer in
+    /// Strata's scheduler cancels the `URLSessionTask` then, and the call throws
+    /// ``TransportError/Kind/timedOut`` — and at once when the calling task is cancelled.
+    /// The body's reads are the caller's to bound, as the `Networker` does.
+    public var enforcesDeadline: Bool { true }
+
+    /// What a call throws when its deadline passes before its answer came.
+    static let deadlinePassed = TransportError(
+        .timedOut, detail: "the deadline passed before the response head arrived")
 }

@@ -62,6 +62,11 @@ enum CallgrindCase: String, CaseIterable {
     case urlSessionRaw = "urlsession-raw-user"
     /// The same through a `Networker` over `URLSessionTransport` into the model.
     case urlSessionStrata = "urlsession-strata-user"
+    /// The same over `URLSessionTransport(session:)` borrowing a session without Strata's
+    /// delegate: each response arrives whole through a completion handler, as raw
+    /// `data(for:)` gets it, so no limit holds while it downloads. What the delegate that
+    /// bounds a body costs is the difference to ``urlSessionStrata``.
+    case urlSessionBorrowed = "urlsession-borrowed-user"
     /// The demo API's generated client: `getUser` (`GET /users/1` from the bench server,
     /// as ``ahcRaw``) over swift-openapi-async-http-client's transport, the `openapi`
     /// pair's baseline.
@@ -126,17 +131,15 @@ enum CallgrindCase: String, CaseIterable {
                     route: InstantTransport.formURL, method: .post, parameters: Payloads.form, encoding: .json),
                 model: Echo.self)
             for _ in 0..<iterations { _ = try await networker.send(endpoint) }
-        case .urlSessionRaw, .urlSessionStrata:
+        case .urlSessionRaw, .urlSessionStrata, .urlSessionBorrowed:
             let server = try Self.server()
             let routes = Routes(baseURL: server.baseURL)
             let session = URLSession(configuration: .default)
+            let transport = self == .urlSessionBorrowed ? URLSessionTransport(session: session) : URLSessionTransport()
             let request =
                 self == .urlSessionRaw
                 ? rawURLSessionRequests(session, routes: routes).user
-                : strataRequests(
-                    Networker(transport: URLSessionTransport(), configuration: configuration), routes: routes
-                )
-                .user
+                : strataRequests(Networker(transport: transport, configuration: configuration), routes: routes).user
             var failure: (any Error)?
             do {
                 for _ in 0..<iterations { try await request() }

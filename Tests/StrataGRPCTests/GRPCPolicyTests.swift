@@ -247,7 +247,9 @@ struct GRPCPlainClientPolicyTests {
             transport: GRPCAttemptTimeoutTransport(
                 try HTTP2ClientTransport.Posix(
                     target: .ipv4(address: "127.0.0.1", port: server.port), transportSecurity: .plaintext),
-                timeout: .milliseconds(200)),
+                // Long enough that no answered attempt of the calls below runs over it on a
+                // loaded machine (an extra attempt would change the counts).
+                timeout: .seconds(1)),
             interceptors: interceptors)
         let connections = Task { try await client.runConnections() }
         var options = CallOptions.defaults
@@ -269,7 +271,7 @@ struct GRPCPlainClientPolicyTests {
             _ = try await call("auth")
             #expect(tokens.refreshes == 1)
             #expect(faults.calls.value(for: "auth") == 2)
-            // Two attempts given up at 200 ms each, then the answer.
+            // Two attempts given up at 1 s each, then the answer.
             _ = try await call("hang-first:2:c")
             #expect(faults.calls.value(for: "c") == 3)
         } catch {

@@ -269,10 +269,29 @@ struct URLSessionTransportTests {
             }
             let elapsed = clock.now - start
             #expect(error.kind == .timedOut)
+            #expect(error.detail == "the deadline passed before the response head arrived")
             #expect(elapsed >= .milliseconds(250))
-            // URLSession's own timeout, rounded up to whole seconds (the exact deadline is
-            // the Networker's to enforce).
-            #expect(elapsed < .seconds(3))
+            // The transport's own alarm, not URLSession's timeout (rounded up to a whole
+            // second: the call would take 1 s without the alarm).
+            #expect(elapsed < .milliseconds(900))
+        }
+    }
+
+    @Test func aBorrowedSessionTimesOutAtTheDeadlineToo() async throws {
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let borrowing = URLSessionTransport(session: session)  // no Strata delegate: the whole response at once
+        try await TestServer.with { server in
+            let request = try Self.request(.get, server, "/hang")
+            let start = ContinuousClock.now
+            let error = try await #require(throws: TransportError.self) {
+                try await borrowing.send(request, body: nil, deadline: start + .milliseconds(300))
+            }
+            let elapsed = ContinuousClock.now - start
+            #expect(error.kind == .timedOut)
+            #expect(error.detail == "the deadline passed before the response head arrived")
+            #expect(elapsed >= .milliseconds(250))
+            #expect(elapsed < .milliseconds(900))
         }
     }
 

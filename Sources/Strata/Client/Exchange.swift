@@ -213,7 +213,7 @@ extension Exchange {
         chain: @escaping MiddlewareNext,
         idleTimeout: Duration? = nil
     ) async throws(StrataError) -> (HTTPResponse, MessageBody) {
-        let timer = context.deadline.map(ExchangeTimer.init)
+        let timer = context.deadline.map { ExchangeTimer(deadline: $0) }
         let outcome = await Deadline.run(under: timer) { try await chain(request, body, context) }
         switch outcome.result {
         case .success(let (head, responseBody)):

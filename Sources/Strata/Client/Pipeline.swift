@@ -47,7 +47,7 @@ enum Pipeline {
         }
         let request = outgoing
         let deadline = context.attemptDeadline
-        let attemptTimer = context.attemptTimeout == nil ? nil : deadline.map(ExchangeTimer.init)
+        let attemptTimer = context.attemptTimeout == nil ? nil : deadline.map { ExchangeTimer(deadline: $0) }
         defer { attemptTimer?.cancel() }
         var response: (HTTPResponse, MessageBody?)
         do {

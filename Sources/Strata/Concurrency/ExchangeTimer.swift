@@ -33,8 +33,14 @@ final class ExchangeTimer: @unchecked Sendable {
     var heapIndex: Int?
 
     /// Starts a timer that fires at `deadline` (at once when it has passed).
-    init(deadline: ContinuousClock.Instant) {
+    /// What the timer does when it fires, besides stopping the run under it.
+    private let onFire: (@Sendable () -> Void)?
+
+    /// Starts a timer that fires at `deadline` (at once when it has passed) and then calls
+    /// `onFire`, if any.
+    init(deadline: ContinuousClock.Instant, onFire: (@Sendable () -> Void)? = nil) {
         self.deadline = deadline
+        self.onFire = onFire
         DeadlineScheduler.shared.add(self)
     }
 
@@ -110,6 +116,27 @@ final class ExchangeTimer: @unchecked Sendable {
             return state.running
         }
         running?.stop()
+        onFire?()
+    }
+}
+
+/// An action called once at a deadline unless cancelled first: how a transport bounds its
+/// own requests (``Transport/enforcesDeadline``) without a task per request. An entry in
+/// the process-wide ``DeadlineScheduler``, as every deadline of Strata's is: arming and
+/// cancelling it cost a lock and a heap operation.
+package struct DeadlineAlarm: Sendable {
+    private let timer: ExchangeTimer
+
+    /// Calls `action` at `deadline` (at once, from another thread, when it has passed),
+    /// unless ``cancel()`` comes first.
+    package init(deadline: ContinuousClock.Instant, action: @escaping @Sendable () -> Void) {
+        timer = ExchangeTimer(deadline: deadline, onFire: action)
+    }
+
+    /// Disarms the alarm: its action is not called, unless the deadline passed and its
+    /// call is already under way (it then runs once, concurrently). Idempotent.
+    package func cancel() {
+        timer.cancel()
     }
 }
 
@@ -185,7 +212,7 @@ package enum Deadline {
         until deadline: ContinuousClock.Instant?,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async -> (result: Result<Value, any Error>, timedOut: Bool) {
-        let timer = deadline.map(ExchangeTimer.init)
+        let timer = deadline.map { ExchangeTimer(deadline: $0) }
         defer { timer?.cancel() }
         return await run(under: timer, operation)
     }

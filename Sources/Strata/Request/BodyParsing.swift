@@ -61,12 +61,22 @@ enum BodyParsing {
     /// Whether the response carries no body: 204 No Content, 205 Reset Content, or zero bytes
     /// (which is what `Content-Length: 0` gives).
     static func hasEmptyBody(_ response: RawResponse) -> Bool {
-        response.head.status == .noContent || response.head.status == .resetContent || response.body.isEmpty
+        if response.body.isEmpty { return true }
+        let code = response.head.status.code  // parsed from the head's field on every read
+        return code == HTTPResponse.Status.noContent.code || code == HTTPResponse.Status.resetContent.code
     }
 
     /// Runs `read` on the body, applying the empty-body rule.
     static func readingBody<T>(of response: RawResponse, _ read: (Data) throws -> T) throws -> T {
         guard hasEmptyBody(response) else { return try read(response.body) }
+        return try readingEmptyBody(of: response, read)
+    }
+
+    /// The empty-body rule itself, in a function of its own: generic code that is not
+    /// specialised looks up the metadata of its local values (here `T?`) on entry, so the
+    /// rule's locals would cost every read, empty or not.
+    @inline(never)
+    private static func readingEmptyBody<T>(of response: RawResponse, _ read: (Data) throws -> T) throws -> T {
         if let absent = T.self as? any EmptyBodyAbsence.Type, let none = absent.absentValue as? T {
             return none
         }
