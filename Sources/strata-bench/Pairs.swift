@@ -69,8 +69,13 @@ enum PairGroup: String, CaseIterable, Sendable, Codable {
     }
 }
 
-/// A middleware that passes everything on unchanged: the cost of a step itself.
+/// A middleware that passes everything on unchanged: the cost of a step itself. It waits
+/// for nothing but `next`, so it says it bounds its waits: a step that does not lets no
+/// call run in its caller's task (see `Middleware.boundsItsWaits`), and the pair would
+/// measure that task rather than the steps.
 struct PassThroughMiddleware: Middleware {
+    var boundsItsWaits: Bool { true }
+
     func intercept(
         _ request: HTTPRequest,
         body: MessageBody?,
