@@ -22,7 +22,7 @@ import Logging
 ///   transport, with one timer per call that is released as soon as the call ends. The
 ///   timer runs the call in a task of its own, which it abandons at the deadline, so a
 ///   transport or middleware that ignores cancellation cannot hold the caller. Over a
-///   transport that ``Transport/enforcesDeadline`` (AsyncHTTPClient's), with only
+///   transport that ``Transport/enforcesDeadline`` (AsyncHTTPClient's, URLSession's), with only
 ///   Strata's own steps, the call runs up to the response head in the caller's task
 ///   instead, and only a body still streaming is read under the timer.
 ///   ``Configuration/attemptTimeout`` bounds each pass through the transport up to the
