@@ -259,38 +259,25 @@ struct URLSessionTransportTests {
 
     // MARK: Deadlines, cancellation, failures
 
-    @Test func hangingServerTimesOutAtTheDeadline() async throws {
-        try await TestServer.with { server in
-            let request = try Self.request(.get, server, "/hang")
-            let clock = ContinuousClock()
-            let start = clock.now
-            let error = try await #require(throws: TransportError.self) {
-                try await transport.send(request, body: nil, deadline: start + .milliseconds(300))
-            }
-            let elapsed = clock.now - start
-            #expect(error.kind == .timedOut)
-            #expect(error.detail == "the deadline passed before the response head arrived")
-            #expect(elapsed >= .milliseconds(250))
-            // The transport's own alarm, not URLSession's timeout (rounded up to a whole
-            // second: the call would take 1 s without the alarm).
-            #expect(elapsed < .milliseconds(900))
-        }
-    }
-
-    @Test func aBorrowedSessionTimesOutAtTheDeadlineToo() async throws {
+    /// Over the transport's own session (its delegate streams the body) and over a borrowed
+    /// session without that delegate (the whole response through a completion handler).
+    @Test(arguments: [false, true])
+    func hangingServerTimesOutAtTheDeadline(borrowingASession: Bool) async throws {
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
-        let borrowing = URLSessionTransport(session: session)  // no Strata delegate: the whole response at once
+        let transport = borrowingASession ? URLSessionTransport(session: session) : transport
         try await TestServer.with { server in
             let request = try Self.request(.get, server, "/hang")
             let start = ContinuousClock.now
             let error = try await #require(throws: TransportError.self) {
-                try await borrowing.send(request, body: nil, deadline: start + .milliseconds(300))
+                try await transport.send(request, body: nil, deadline: start + .milliseconds(300))
             }
             let elapsed = ContinuousClock.now - start
             #expect(error.kind == .timedOut)
             #expect(error.detail == "the deadline passed before the response head arrived")
             #expect(elapsed >= .milliseconds(250))
+            // The transport's own alarm, not URLSession's timeout (rounded up to a whole
+            // second: the call would take 1 s without the alarm).
             #expect(elapsed < .milliseconds(900))
         }
     }
