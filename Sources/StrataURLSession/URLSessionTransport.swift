@@ -238,7 +238,7 @@ public struct URLSessionTransport: Transport {
     /// `true`: a call ends at its deadline until the response head arrives (the whole
     /// response, with a borrowed session without Strata's delegate) — a timer in
     /// Strata's scheduler cancels the `URLSessionTask` then, and the call throws
-    /// ``TransportError/Kind/timedOut`` — and at once when the calling task is cancelled.
+    /// `TransportError.Kind.timedOut` — and at once when the calling task is cancelled.
     /// The body's reads are the caller's to bound, as the `Networker` does.
     public var enforcesDeadline: Bool { true }
 
