@@ -39,7 +39,9 @@ struct StreamedCall: Sendable {
     func run(method: HTTPRequest.Method) async throws -> (HTTPResponse, MessageBody?) {
         let exchange = TaskExchange(bufferLimit: bufferLimit, sentBytesHandler: sentBytesHandler)
         let alarm = deadline.map {
-            DeadlineAlarm(deadline: $0) { exchange.stop(throwing: URLSessionTransport.deadlinePassed) }
+            DeadlineAlarm(deadline: $0) {
+                exchange.stop(throwing: URLSessionTransport.deadlinePassed, beforeHeadOnly: true)
+            }
         }
         defer { alarm?.cancel() }
         // Owns the exchange from here on: leaving this function by an error, or dropping

@@ -47,6 +47,8 @@ final class TaskExchange: Sendable {
         /// An authentication challenge was cancelled; its `401`/`407`, when there was one.
         var challengeCancelled = false
         var challengeResponse: HTTPURLResponse?
+        /// Whether the response head was handed to the caller.
+        var headArrived = false
     }
 
     /// The most bytes that may wait unread.
@@ -121,9 +123,12 @@ final class TaskExchange: Sendable {
     /// Gives up on the exchange: a waiting caller or reader throws `error`
     /// (`CancellationError` unless told), the buffer is released, and the task is
     /// cancelled unless it already completed.
-    func stop(throwing error: any Error = CancellationError()) {
+    /// - Parameter beforeHeadOnly: stop only while the head has not arrived (the deadline's
+    ///   alarm: once the head is in, the body is its reader's to bound, and an alarm that
+    ///   fires while the caller has yet to resume must leave it alone).
+    func stop(throwing error: any Error = CancellationError(), beforeHeadOnly: Bool = false) {
         let (head, reader, task): (HeadContinuation?, ChunkContinuation?, URLSessionTask?) = state.withLock { state in
-            guard !state.stopped else { return (nil, nil, nil) }
+            guard !state.stopped, !(beforeHeadOnly && state.headArrived) else { return (nil, nil, nil) }
             state.stopped = true
             state.pending = []
             state.pendingStart = 0
@@ -147,6 +152,7 @@ final class TaskExchange: Sendable {
     func receive(_ response: URLResponse) {
         let waiter: HeadContinuation? = state.withLock { state in
             defer { state.headWaiter = nil }
+            state.headArrived = true
             return state.headWaiter
         }
         waiter?.resume(returning: response)
@@ -202,6 +208,7 @@ final class TaskExchange: Sendable {
             let challengeEnded = cancelled && state.challengeCancelled
             var headResult: Result<URLResponse, any Error>?
             if state.headWaiter != nil {
+                state.headArrived = true  // answered, either way
                 if challengeEnded, let response = state.challengeResponse {
                     headResult = .success(response)
                 } else if let error {
