@@ -47,8 +47,10 @@ final class TaskExchange: Sendable {
         /// An authentication challenge was cancelled; its `401`/`407`, when there was one.
         var challengeCancelled = false
         var challengeResponse: HTTPURLResponse?
-        /// Whether the response head was handed to the caller.
-        var headArrived = false
+
+        /// Whether the caller's wait for the head was answered: it started (``start``
+        /// sets the task and the waiter together) and its waiter is gone.
+        var headAnswered: Bool { task != nil && headWaiter == nil }
     }
 
     /// The most bytes that may wait unread.
@@ -128,7 +130,7 @@ final class TaskExchange: Sendable {
     ///   fires while the caller has yet to resume must leave it alone).
     func stop(throwing error: any Error = CancellationError(), beforeHeadOnly: Bool = false) {
         let (head, reader, task): (HeadContinuation?, ChunkContinuation?, URLSessionTask?) = state.withLock { state in
-            guard !state.stopped, !(beforeHeadOnly && state.headArrived) else { return (nil, nil, nil) }
+            guard !state.stopped, !(beforeHeadOnly && state.headAnswered) else { return (nil, nil, nil) }
             state.stopped = true
             state.pending = []
             state.pendingStart = 0
@@ -152,7 +154,6 @@ final class TaskExchange: Sendable {
     func receive(_ response: URLResponse) {
         let waiter: HeadContinuation? = state.withLock { state in
             defer { state.headWaiter = nil }
-            state.headArrived = true
             return state.headWaiter
         }
         waiter?.resume(returning: response)
@@ -208,7 +209,6 @@ final class TaskExchange: Sendable {
             let challengeEnded = cancelled && state.challengeCancelled
             var headResult: Result<URLResponse, any Error>?
             if state.headWaiter != nil {
-                state.headArrived = true  // answered, either way
                 if challengeEnded, let response = state.challengeResponse {
                     headResult = .success(response)
                 } else if let error {

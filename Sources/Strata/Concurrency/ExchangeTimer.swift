@@ -32,7 +32,6 @@ final class ExchangeTimer: @unchecked Sendable {
     /// The timer's place in the scheduler's heap, `nil` when it is not pending.
     var heapIndex: Int?
 
-    /// Starts a timer that fires at `deadline` (at once when it has passed).
     /// What the timer does when it fires, besides stopping the run under it.
     private let onFire: (@Sendable () -> Void)?
 
@@ -117,26 +116,6 @@ final class ExchangeTimer: @unchecked Sendable {
         }
         running?.stop()
         onFire?()
-    }
-}
-
-/// An action called once at a deadline unless cancelled first: how a transport bounds its
-/// own requests (``Transport/enforcesDeadline``) without a task per request. An entry in
-/// the process-wide ``DeadlineScheduler``, as every deadline of Strata's is: arming and
-/// cancelling it cost a lock and a heap operation.
-package struct DeadlineAlarm: Sendable {
-    private let timer: ExchangeTimer
-
-    /// Calls `action` at `deadline` (at once, from another thread, when it has passed),
-    /// unless ``cancel()`` comes first.
-    package init(deadline: ContinuousClock.Instant, action: @escaping @Sendable () -> Void) {
-        timer = ExchangeTimer(deadline: deadline, onFire: action)
-    }
-
-    /// Disarms the alarm: its action is not called, unless the deadline passed and its
-    /// call is already under way (it then runs once, concurrently). Idempotent.
-    package func cancel() {
-        timer.cancel()
     }
 }
 
