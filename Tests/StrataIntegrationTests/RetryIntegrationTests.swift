@@ -79,7 +79,7 @@ import Testing
         try await FaultServer.with { server in
             try await kind.with { transport in
                 let error = await #expect(throws: StrataError.self) {
-                    try await Self.networker(transport, timeout: .seconds(3)).send(Self.endpoint(server, route))
+                    try await Self.networker(transport).send(Self.endpoint(server, route))
                 }
                 #expect(error?.retry == RetrySummary(attempts: 1, stopReason: .notRetryable))
                 #expect(server.requestCount == 1)

@@ -122,9 +122,18 @@ struct Exchange: Sendable {
         }
     }
 
-    /// The ``StrataError`` for `cause` at the point the exchange has reached.
-    func classify(_ cause: any Error, request: HTTPRequest, timedOut: Bool) -> StrataError {
-        state.withLock { $0.classify(cause, request: request, timedOut: timedOut) }
+    /// The ``StrataError`` for `cause` at the point the exchange has reached: a timeout
+    /// when the deadline's timer fired, or when `deadline` has passed (a step's own wait
+    /// under the same deadline, or a transport's, can end the call before the timer
+    /// fires).
+    func classify(
+        _ cause: any Error,
+        request: HTTPRequest,
+        timerFired: Bool,
+        deadline: ContinuousClock.Instant?
+    ) -> StrataError {
+        let timedOut = timerFired || deadline.map { $0 <= .now } ?? false
+        return state.withLock { $0.classify(cause, request: request, timedOut: timedOut) }
     }
 
     private static let requestCounter = Locked<UInt64>(0)
@@ -169,12 +178,13 @@ extension Exchange {
         }
         switch outcome.result {
         case .success(let exchange): return exchange
-        case .failure(let error): throw classify(error, request: request, timedOut: outcome.timedOut)
+        case .failure(let error):
+            throw classify(error, request: request, timerFired: outcome.timedOut, deadline: context.deadline)
         }
     }
 
-    /// The inline run of ``buffered(_:body:context:chain:limit:inline:)``. A failure once
-    /// the deadline has passed is a timeout, as it is when the deadline's timer ends a call.
+    /// The inline run of ``buffered(_:body:context:chain:limit:inline:)``; `timedOut` says
+    /// whether the timer of a body read under the deadline fired.
     private func inlineBuffered(
         _ request: HTTPRequest,
         body: MessageBody?,
@@ -187,7 +197,7 @@ extension Exchange {
         do {
             (head, responseBody) = try await chain(request, body, context)
         } catch {
-            return (.failure(error), context.deadline.map { $0 <= .now } ?? false)
+            return (.failure(error), false)
         }
         update { $0.headArrived(head) }
         guard let responseBody, responseBody.bufferedData == nil else {
@@ -232,7 +242,7 @@ extension Exchange {
             return (head, responseBody ?? MessageBody(Data()))
         case .failure(let error):
             timer?.cancel()
-            throw classify(error, request: request, timedOut: outcome.timedOut)
+            throw classify(error, request: request, timerFired: outcome.timedOut, deadline: context.deadline)
         }
     }
 }

@@ -48,9 +48,13 @@ extension Networker {
             for (key, value) in logMetadata { logger[metadataKey: key] = value }
             context.logger = logger
         }
-        let call = context
-        return try await run(call) { () async throws(StrataError) in
-            try await call.exchange.streamed(request, body: body, context: call, chain: chain, idleTimeout: idleTimeout)
-        }.0
+        do {
+            let response = try await context.exchange.streamed(
+                request, body: body, context: context, chain: chain, idleTimeout: idleTimeout)
+            _ = end(context)
+            return response
+        } catch {
+            throw end(context, failure: error)
+        }
     }
 }

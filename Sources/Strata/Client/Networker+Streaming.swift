@@ -30,8 +30,8 @@ extension Networker {
         -> (HTTPResponse, MessageBody)
     {
         let context = makeContext(for: endpoint, start: .now)
-        return try await run(context) { () async throws(StrataError) in
-            let encoded = try encode(endpoint)
+        do throws(StrataError) {
+            let encoded = try encode(endpoint.request, jsonEncoder: endpoint.jsonEncoder)
             let request = encoded.head
             let (head, body) = try await context.exchange.streamed(
                 request, body: encoded.body, context: context, chain: chain, idleTimeout: idleTimeout)
@@ -43,7 +43,10 @@ extension Networker {
                     failure, request: request, response: head, body: errorBody,
                     bodyLimit: configuration.errorBodyLimit)
             }
+            _ = end(context)
             return (head, body)
-        }.0
+        } catch {
+            throw end(context, failure: error)
+        }
     }
 }

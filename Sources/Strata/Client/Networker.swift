@@ -116,55 +116,76 @@ public struct Networker: Sendable {
     > {
         let start = ContinuousClock.now
         let context = makeContext(for: endpoint, start: start)
-        var (response, records) = try await run(context) { () async throws(StrataError) in
-            try await self.response(for: endpoint, context: context, start: start)
+        let loaded: (request: HTTPRequest, head: HTTPResponse, body: Data)
+        let value: Response
+        do {
+            loaded = try await load(
+                endpoint.request, jsonEncoder: endpoint.jsonEncoder, validation: endpoint.validation, context: context)
+            value = try parse(loaded.body, of: loaded.head, for: loaded.request, with: endpoint)
+        } catch {
+            throw end(context, failure: error)
         }
-        response.records = records
+        var response = EndpointResponse(
+            value: value, request: loaded.request, head: loaded.head, body: loaded.body,
+            duration: start.duration(to: .now))
+        response.records = end(context)
         return response
     }
 
-    /// Runs `work`, the call `context` belongs to, then ends the call's exchange: the work
-    /// its steps left for after it goes to ``background``, and what they recorded comes
-    /// back (on the error, when `work` throws).
-    func run<Value>(
-        _ context: MiddlewareContext,
-        _ work: () async throws(StrataError) -> Value
-    ) async throws(StrataError) -> (Value, CallValues) {
-        let result: Result<Value, StrataError>
-        do {
-            result = .success(try await work())
-        } catch {
-            result = .failure(error)
-        }
+    /// Ends the call `context` belongs to, which succeeded: the work its steps left for
+    /// after it goes to ``background``, the call observers are told, and what the steps
+    /// recorded comes back.
+    func end(_ context: MiddlewareContext) -> CallValues {
+        finish(context, failure: nil).records
+    }
+
+    /// Ends the call `context` belongs to, which failed with `failure` (as ``end(_:)``
+    /// does), and returns the error carrying what the call's steps recorded.
+    func end(_ context: MiddlewareContext, failure: StrataError) -> StrataError {
+        finish(context, failure: failure).error ?? failure
+    }
+
+    private func finish(_ context: MiddlewareContext, failure: StrataError?) -> (
+        records: CallValues, error: StrataError?
+    ) {
         let (records, followUps) = context.exchange.end()
         for followUp in followUps {
             background.start(id: followUp.id) { [self] in await followUp.work(self) }
         }
-        let outcome = result.mapError { $0.withRecords(records) }
-        if !configuration.callObservers.isEmpty {
-            let error: StrataError? = if case .failure(let error) = outcome { error } else { nil }
-            for observer in configuration.callObservers {
-                observer.callEnded(FinishedCall(records: records, error: error))
-            }
+        let error = failure?.withRecords(records)
+        for observer in configuration.callObservers {
+            observer.callEnded(FinishedCall(records: records, error: error))
         }
-        return (try outcome.get(), records)
+        return (records, error)
     }
 
-    private func response<Response>(
-        for endpoint: Endpoint<Response>,
-        context: MiddlewareContext,
-        start: ContinuousClock.Instant
-    ) async throws(StrataError) -> EndpointResponse<Response> {
-        let encoded = try encode(endpoint)
-        let request = encoded.head
-        let (head, body) = try await exchange(request, body: encoded.body, context: context)
+    /// Encodes `request`, runs it through the chain, reads its whole body and validates
+    /// the response: everything of a call but the parse, which alone depends on the
+    /// endpoint's `Response` type.
+    private func load(
+        _ request: RequestDescription<any URLRouteProvider>,
+        jsonEncoder: JSONEncoder?,
+        validation: ResponseValidation?,
+        context: MiddlewareContext
+    ) async throws(StrataError) -> (request: HTTPRequest, head: HTTPResponse, body: Data) {
+        let encoded = try encode(request, jsonEncoder: jsonEncoder)
+        let (head, body) = try await exchange(encoded.head, body: encoded.body, context: context)
+        try (validation ?? configuration.validation)
+            .validate(head, body: body, for: encoded.head, errorBodyLimit: configuration.errorBodyLimit)
+        return (encoded.head, head, body)
+    }
 
-        try (endpoint.validation ?? configuration.validation)
-            .validate(head, body: body, for: request, errorBodyLimit: configuration.errorBodyLimit)
-
-        let value: Response
+    /// The endpoint's parse of a validated response; a failure is a ``StrataError`` of
+    /// kind ``StrataError/Kind/decoding`` or ``StrataError/Kind/mapping``, by the model
+    /// layer that failed.
+    private func parse<Response>(
+        _ body: Data,
+        of head: HTTPResponse,
+        for request: HTTPRequest,
+        with endpoint: Endpoint<Response>
+    ) throws(StrataError) -> Response {
         do {
-            value = try endpoint.parse(
+            return try endpoint.parse(
                 RawResponse(head: head, body: body), endpoint.jsonDecoder ?? configuration.jsonDecoder)
         } catch {
             let mapping = (error as? MappingError) ?? MappingError(type: Response.self, underlying: error)
@@ -173,9 +194,6 @@ public struct Networker: Sendable {
                 request: request, response: head, body: body, bodyLimit: configuration.errorBodyLimit,
                 mapping: mapping)
         }
-        return EndpointResponse(
-            value: value, request: request, head: head, body: body,
-            duration: start.duration(to: .now))
     }
 
     /// Runs the chain and reads the whole body, within the call's deadline (see
@@ -210,17 +228,20 @@ public struct Networker: Sendable {
             deadline: deadline, attemptTimeout: attemptTimeout, attributes: attributes, values: values)
     }
 
-    /// Builds the URL and encodes the parameters.
-    func encode<Response>(_ endpoint: Endpoint<Response>) throws(StrataError) -> EncodedRequest {
+    /// Builds the URL and encodes the parameters, with `jsonEncoder` (the
+    /// configuration's when `nil`).
+    func encode(
+        _ request: RequestDescription<any URLRouteProvider>,
+        jsonEncoder: JSONEncoder?
+    ) throws(StrataError) -> EncodedRequest {
         let url: URL
         do {
-            url = try endpoint.request.route.url()
+            url = try request.route.url()
         } catch {
             throw StrataError(.invalidURL, underlying: error)
         }
         do {
-            return try endpoint.request.encoded(
-                url: url, jsonEncoder: endpoint.jsonEncoder ?? configuration.jsonEncoder)
+            return try request.encoded(url: url, jsonEncoder: jsonEncoder ?? configuration.jsonEncoder)
         } catch let error as URLRouteError {
             throw StrataError(.invalidURL, underlying: error)
         } catch {

@@ -83,10 +83,17 @@ final class ExchangeTimer: @unchecked Sendable {
             return state.hasFired
         }
         if alreadyFired { running.stop() }
-        let result = await withTaskCancellationHandler {
-            await outcome.value()
-        } onCancel: {
-            running.stop()
+        // An operation that finished without suspending (its task ran on this thread up to
+        // its end) needs no wait: no cancellation handler, no continuation.
+        let result: Result<Value, any Error>
+        if let ready = outcome.takeIfDelivered() {
+            result = ready
+        } else {
+            result = await withTaskCancellationHandler {
+                await outcome.value()
+            } onCancel: {
+                running.stop()
+            }
         }
         let timedOut = state.withLock { state in
             state.running = nil
@@ -145,6 +152,8 @@ private struct Outcome<Value: Sendable>: Sendable {
         /// Resumed exactly once (``isResumed``), so it needs no checking.
         var continuation: UnsafeContinuation<Result<Value, any Error>, Never>?
         var result: Result<Value, any Error>?
+        /// Whether the result went to the run's caller, by its continuation or taken at
+        /// once (``Outcome/takeIfDelivered()``); it goes once.
         var isResumed = false
 
         /// The waiting continuation, once, when there is both a waiter and a result.
@@ -166,6 +175,16 @@ private struct Outcome<Value: Sendable>: Sendable {
             return state.takeWaiter()
         }
         waiter?.resume(returning: result)
+    }
+
+    /// The first delivered result, taken at once if there is one: the run then has no
+    /// waiter to resume.
+    func takeIfDelivered() -> Result<Value, any Error>? {
+        state.withLock { state in
+            guard !state.isResumed, let result = state.result else { return nil }
+            state.isResumed = true
+            return result
+        }
     }
 
     /// Waits for the first delivered result.

@@ -297,7 +297,7 @@ final class TestSignal: Sendable {
         let error = await #expect(throws: StrataError.self) {
             try await Self.send(TokenCheckingTransport(accepting: "token-1"), auth: auth, timeout: .milliseconds(300))
         }
-        #expect(error?.isTimeout == true)
+        #expect(error?.isTimeout == true, "\(String(describing: error))")
         #expect(ContinuousClock.now - start < .seconds(5))
         // On a loaded machine the deadline can pass before the 401 arrives and the refresh
         // starts: do not wait for it, only let it finish whenever it runs.

@@ -185,6 +185,23 @@ import Testing
         }
     }
 
+    /// A step waiting under the call's deadline (a credential refresh) can give up a moment
+    /// before the call's own timer fires: its cancellation is still the call's timeout.
+    @Test func aFailureOnceTheDeadlineHasPassedIsATimeoutWhicheverTimerFiredFirst() {
+        let request = HTTPRequest(method: .get, scheme: "http", authority: "example.com", path: "/user")
+        let exchange = Exchange()
+        let passed = exchange.classify(
+            CancellationError(), request: request, timerFired: false, deadline: .now - .milliseconds(1))
+        #expect(passed.kind == .transport)
+        #expect(passed.transportError?.kind == .timedOut)
+        #expect(passed.phase == .awaitingHead)
+        let pending = exchange.classify(
+            CancellationError(), request: request, timerFired: false, deadline: .now + .seconds(60))
+        #expect(pending.kind == .cancelled)
+        let fired = exchange.classify(CancellationError(), request: request, timerFired: true, deadline: nil)
+        #expect(fired.transportError?.kind == .timedOut)
+    }
+
     @Test func middlewareErrorIsTheMiddlewareStageWithItsTypeName() async {
         let networker = Networker(
             transport: ClosureTransport.json("{}"), middleware: [PassingMiddleware(), TokenMiddleware()])
