@@ -36,31 +36,57 @@ struct RequestTarget: Equatable {
     var authority: String
     var path: String
 
+    private init(scheme: String, authority: String, path: String) {
+        self.scheme = scheme
+        self.authority = authority
+        self.path = path
+    }
+
     /// Slices `string`, or `nil` when it is not `scheme://authority[/path][?query][#fragment]`
     /// with a non-empty authority.
     init?(_ string: String) {
-        let utf8 = string.utf8
-        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")), colon != utf8.startIndex else { return nil }
-        let afterColon = utf8.index(after: colon)
-        guard utf8[afterColon...].starts(with: "//".utf8) else { return nil }
-        let authorityStart = utf8.index(afterColon, offsetBy: 2)
-        let rest = utf8[authorityStart...]
-        let authorityEnd =
-            rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
-            ?? utf8.endIndex
+        var string = string
+        guard let target = string.withUTF8(Self.slicing) else { return nil }
+        self = target
+    }
+
+    /// The slices of a URL string's bytes, scanned as a buffer: through `String.UTF8View`
+    /// each index step checks the string's representation again.
+    private static func slicing(_ bytes: UnsafeBufferPointer<UInt8>) -> RequestTarget? {
+        let slash = UInt8(ascii: "/")
+        let question = UInt8(ascii: "?")
+        let hash = UInt8(ascii: "#")
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, colon + 2 < bytes.count,
+            bytes[colon + 1] == slash, bytes[colon + 2] == slash
+        else { return nil }
+        let authorityStart = colon + 3
+        var authorityEnd = authorityStart
+        while authorityEnd < bytes.count, bytes[authorityEnd] != slash, bytes[authorityEnd] != question,
+            bytes[authorityEnd] != hash
+        {
+            authorityEnd += 1
+        }
         var hostStart = authorityStart
-        if let at = utf8[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) {
-            hostStart = utf8.index(after: at)
+        if let at = bytes[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) {
+            hostStart = at + 1
         }
         var hostEnd = authorityEnd
-        if hostStart < hostEnd, utf8[utf8.index(before: hostEnd)] == UInt8(ascii: ":") {
-            hostEnd = utf8.index(before: hostEnd)  // an empty port is no port
+        if hostStart < hostEnd, bytes[hostEnd - 1] == UInt8(ascii: ":") {
+            hostEnd -= 1  // an empty port is no port
         }
         guard hostStart < hostEnd else { return nil }
-        let targetEnd = utf8[authorityEnd...].firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
-        let target = Substring(utf8[authorityEnd..<targetEnd])
-        scheme = String(Substring(utf8[utf8.startIndex..<colon]))
-        authority = String(Substring(utf8[hostStart..<hostEnd]))
-        path = target.isEmpty ? "/" : target.first == "?" ? "/" + target : String(target)
+        let targetEnd = bytes[authorityEnd...].firstIndex(of: hash) ?? bytes.count
+        func text(_ range: Range<Int>) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        }
+        let path: String
+        if authorityEnd == targetEnd {
+            path = "/"
+        } else if bytes[authorityEnd] == question {
+            path = "/" + text(authorityEnd..<targetEnd)
+        } else {
+            path = text(authorityEnd..<targetEnd)
+        }
+        return RequestTarget(scheme: text(0..<colon), authority: text(hostStart..<hostEnd), path: path)
     }
 }
