@@ -70,13 +70,7 @@ final class ExchangeTimer: @unchecked Sendable {
             return (.failure(CancellationError()), true)
         }
         let outcome = Outcome<Value>()
-        let task = Self.startTask {
-            do {
-                outcome.deliver(.success(try await operation()))
-            } catch {
-                outcome.deliver(.failure(error))
-            }
-        }
+        let task = Self.startTask(operation, delivering: outcome)
         let running = RunningTask(task: task, outcome: outcome)
         let alreadyFired = state.withLock { state in
             state.running = running
@@ -102,17 +96,22 @@ final class ExchangeTimer: @unchecked Sendable {
         return (result, timedOut)
     }
 
-    /// Starts `work` in a task of its own, on the calling thread until its first
-    /// suspension where the runtime can (`Task.immediate`): an exchange that completes
-    /// without waiting (an in-memory transport) then needs no thread hop, and one that
-    /// waits for I/O hops only when its I/O completes, as it would without a timer.
-    private static func startTask(_ work: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+    /// Starts `operation` in a task of its own that delivers its result to `outcome`, on the
+    /// calling thread until its first suspension where the runtime can (`Task.immediate`):
+    /// an exchange that completes without waiting (an in-memory transport) then needs no
+    /// thread hop, and one that waits for I/O hops only when its I/O completes, as it would
+    /// without a timer. The task's closure is written here, in the form `Task` takes: a
+    /// closure passed in would be wrapped in two conversion thunks, two allocations a run.
+    private static func startTask<Value: Sendable>(
+        _ operation: @escaping @Sendable () async throws -> Value,
+        delivering outcome: Outcome<Value>
+    ) -> Task<Void, Never> {
         #if compiler(>=6.2)
             if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-                return Task.immediate(operation: work)
+                return Task.immediate { await outcome.deliver(resultOf: operation) }
             }
         #endif
-        return Task(operation: work)
+        return Task { await outcome.deliver(resultOf: operation) }
     }
 
     /// Called by the scheduler once the deadline has passed.
@@ -166,6 +165,15 @@ private struct Outcome<Value: Sendable>: Sendable {
     }
 
     private let state = Locked(State())
+
+    /// Runs `operation` and delivers what it returns or throws.
+    func deliver(resultOf operation: @Sendable () async throws -> Value) async {
+        do {
+            deliver(.success(try await operation()))
+        } catch {
+            deliver(.failure(error))
+        }
+    }
 
     /// Records `result` unless one was delivered before, and wakes the waiter.
     func deliver(_ result: Result<Value, any Error>) {
