@@ -136,27 +136,32 @@ public struct Networker: Sendable {
     /// after it goes to ``background``, the call observers are told, and what the steps
     /// recorded comes back.
     func end(_ context: MiddlewareContext) -> CallValues {
-        finish(context, failure: nil).records
+        let records = close(context)
+        tellObservers(FinishedCall(records: records, error: nil))
+        return records
     }
 
     /// Ends the call `context` belongs to, which failed with `failure` (as ``end(_:)``
     /// does), and returns the error carrying what the call's steps recorded.
     func end(_ context: MiddlewareContext, failure: StrataError) -> StrataError {
-        finish(context, failure: failure).error ?? failure
+        let records = close(context)
+        let error = failure.withRecords(records)
+        tellObservers(FinishedCall(records: records, error: error))
+        return error
     }
 
-    private func finish(_ context: MiddlewareContext, failure: StrataError?) -> (
-        records: CallValues, error: StrataError?
-    ) {
+    /// Ends the call's exchange, hands the work its steps left for after it to
+    /// ``background``, and returns what they recorded.
+    private func close(_ context: MiddlewareContext) -> CallValues {
         let (records, followUps) = context.exchange.end()
         for followUp in followUps {
             background.start(id: followUp.id) { [self] in await followUp.work(self) }
         }
-        let error = failure?.withRecords(records)
-        for observer in configuration.callObservers {
-            observer.callEnded(FinishedCall(records: records, error: error))
-        }
-        return (records, error)
+        return records
+    }
+
+    private func tellObservers(_ call: FinishedCall) {
+        for observer in configuration.callObservers { observer.callEnded(call) }
     }
 
     /// Encodes `request`, runs it through the chain, reads its whole body and validates

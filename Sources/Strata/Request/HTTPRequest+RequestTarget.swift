@@ -36,23 +36,17 @@ struct RequestTarget: Equatable {
     var authority: String
     var path: String
 
-    private init(scheme: String, authority: String, path: String) {
-        self.scheme = scheme
-        self.authority = authority
-        self.path = path
-    }
-
     /// Slices `string`, or `nil` when it is not `scheme://authority[/path][?query][#fragment]`
     /// with a non-empty authority.
     init?(_ string: String) {
         var string = string
-        guard let target = string.withUTF8(Self.slicing) else { return nil }
+        guard let target = string.withUTF8(RequestTarget.init(slicing:)) else { return nil }
         self = target
     }
 
     /// The slices of a URL string's bytes, scanned as a buffer: through `String.UTF8View`
     /// each index step checks the string's representation again.
-    private static func slicing(_ bytes: UnsafeBufferPointer<UInt8>) -> RequestTarget? {
+    private init?(slicing bytes: UnsafeBufferPointer<UInt8>) {
         let slash = UInt8(ascii: "/")
         let question = UInt8(ascii: "?")
         let hash = UInt8(ascii: "#")
@@ -60,12 +54,8 @@ struct RequestTarget: Equatable {
             bytes[colon + 1] == slash, bytes[colon + 2] == slash
         else { return nil }
         let authorityStart = colon + 3
-        var authorityEnd = authorityStart
-        while authorityEnd < bytes.count, bytes[authorityEnd] != slash, bytes[authorityEnd] != question,
-            bytes[authorityEnd] != hash
-        {
-            authorityEnd += 1
-        }
+        let authorityEnd =
+            bytes[authorityStart...].firstIndex { $0 == slash || $0 == question || $0 == hash } ?? bytes.count
         var hostStart = authorityStart
         if let at = bytes[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) {
             hostStart = at + 1
@@ -79,7 +69,6 @@ struct RequestTarget: Equatable {
         func text(_ range: Range<Int>) -> String {
             String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }
-        let path: String
         if authorityEnd == targetEnd {
             path = "/"
         } else if bytes[authorityEnd] == question {
@@ -87,6 +76,7 @@ struct RequestTarget: Equatable {
         } else {
             path = text(authorityEnd..<targetEnd)
         }
-        return RequestTarget(scheme: text(0..<colon), authority: text(hostStart..<hostEnd), path: path)
+        scheme = text(0..<colon)
+        authority = text(hostStart..<hostEnd)
     }
 }
