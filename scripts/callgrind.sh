@@ -15,10 +15,13 @@
 #
 # Cases: pipeline-5mw (one GET through a Networker with 5 pass-through middleware over
 # the in-memory transport, the 193-byte user decoded into the model), pipeline-0mw,
+# pipeline-0mw-bytes (pipeline-0mw returning the body's bytes: the call without the parse),
 # pipeline-telemetry-off / pipeline-metrics-off (pipeline-0mw with a TelemetryMiddleware /
 # StrataMetrics observer and no tracing or metrics backend bootstrapped),
 # pipeline-form (the POST form workload: five fields .formURL-encoded, the echo decoded),
-# decode-user-plain (JSONDecoder().decode of the same bytes), decode-map-1mb (Strata's
+# pipeline-json-post (the same five fields as a JSON body), decode-user-plain
+# (JSONDecoder().decode of the same bytes), decode-user-plain-mapped (that and the app's
+# mapping into the model), decode-user-strata (Strata's parse, bytes -> DTO -> model), decode-map-1mb (Strata's
 # parse of the 1 MB photo list: bytes -> DTO -> model), decode-plain-1mb (plain
 # JSONDecoder into the DTO), cache-memory-hit / cache-sqlite-hit (the user served by a
 # memory / SQLite cache);
@@ -39,9 +42,13 @@ built="$(swift build -c release --show-bin-path)/strata-bench"
 [[ -x "$built" ]] || { echo "callgrind.sh: $built not built" >&2; exit 1; }
 
 cases=("$@")
-[[ ${#cases[@]} -gt 0 ]] || cases=(pipeline-5mw pipeline-0mw pipeline-form decode-user-plain decode-map-1mb decode-plain-1mb cache-memory-hit cache-sqlite-hit)
+[[ ${#cases[@]} -gt 0 ]] || cases=(pipeline-5mw pipeline-0mw pipeline-0mw-bytes pipeline-form pipeline-json-post decode-user-plain decode-user-plain-mapped decode-user-strata decode-map-1mb decode-plain-1mb cache-memory-hit cache-sqlite-hit)
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+# Swift seeds its hashing per process: the order of a dictionary, and so the work of
+# anything that walks or sorts one (JSONEncoder's sorted keys), changes from run to run.
+# A fixed seed makes the same binary give the same count.
+export SWIFT_DETERMINISTIC_HASHING=1
 # valgrind 3.19 cannot read the DWARF that Swift 6.3 writes ("Possibly corrupted debuginfo
 # file"): count a copy without it (the symbols stay).
 bin="$work/strata-bench"

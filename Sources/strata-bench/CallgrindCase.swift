@@ -24,6 +24,9 @@ enum CallgrindCase: String, CaseIterable {
     case pipeline5 = "pipeline-5mw"
     /// The same with no middleware.
     case pipeline0 = "pipeline-0mw"
+    /// ``pipeline0`` with the body returned as its bytes (`Endpoint<Data>`): the call
+    /// itself, without the parse ``decodeUserStrata`` counts.
+    case pipelineBytes = "pipeline-0mw-bytes"
     /// ``pipeline0`` with a `TelemetryMiddleware` and no tracer or metrics backend
     /// bootstrapped (the no-op tracer and metrics): what observability costs when off.
     case pipelineTelemetry = "pipeline-telemetry-off"
@@ -38,6 +41,10 @@ enum CallgrindCase: String, CaseIterable {
     /// `JSONDecoder.decode` of the same 193 bytes into the DTO, with one decoder for every
     /// call (as the `decode` pair's baseline).
     case decodeUser = "decode-user-plain"
+    /// ``decodeUser`` followed by the app's own mapping of the DTO into the model
+    /// (`User.from(dto:)`, three `URL(string:)`): the same work as ``decodeUserStrata``
+    /// done by hand, what the raw sides of the loopback pairs do.
+    case decodeUserMapped = "decode-user-plain-mapped"
     /// Strata's parse of the same bytes: bytes → `UserEntry` → `User`, with the
     /// configuration's decoder (the `decode` pair's subject).
     case decodeUserStrata = "decode-user-strata"
@@ -111,6 +118,14 @@ enum CallgrindCase: String, CaseIterable {
                 transport: InstantTransport(), middleware: middleware, configuration: configuration)
             let request = strataRequests(networker, routes: .instant).user
             for _ in 0..<iterations { try await request() }
+        case .pipelineBytes:
+            let networker = Networker(transport: InstantTransport(), configuration: configuration)
+            let endpoint = Endpoint<Data>(RequestDescription(route: InstantTransport.userURL))
+            for _ in 0..<iterations {
+                guard try await networker.send(endpoint).count == Payloads.userJSON.count else {
+                    throw BenchError(description: "wrong body")
+                }
+            }
         case .pipelineTelemetry, .pipelineObserved:
             var observed = configuration
             if self == .pipelineObserved { observed.callObservers = [StrataMetrics()] }
@@ -180,6 +195,11 @@ enum CallgrindCase: String, CaseIterable {
                 guard try decoder.decode(UserEntry.self, from: Payloads.userJSON).photos.count == 3 else {
                     throw BenchError(description: "wrong user")
                 }
+            }
+        case .decodeUserMapped:
+            let decoder = JSONDecoder()
+            for _ in 0..<iterations {
+                try check(user: try RawModels.user(decoder.decode(UserEntry.self, from: Payloads.userJSON)))
             }
         case .decodeUserStrata:
             let endpoint = Endpoint(RequestDescription(route: InstantTransport.userURL), model: User.self)

@@ -451,6 +451,47 @@ private func parameterErrorReason(_ body: () throws -> String) -> String? {
         )
     }
 
+    @Test func unsortedStructMembersComeInTheOrderTheyWereEncoded() throws {
+        #expect(
+            try URLEncodedFormEncoder(alphabetizeKeyValuePairs: false).encode(profile)
+                == "name=Ann%20Lee&age=31&admin=1&score=4.5&tags%5B%5D=a&tags%5B%5D=b&address%5Bcity%5D=Z%C3%BCrich")
+    }
+
+    /// Writes `first` under `key`, then `second` under the same key, then `last`.
+    struct Rewritten: Encodable {
+        enum Key: String, CodingKey { case key, last }
+        var first: String
+        var second: String
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(first, forKey: .key)
+            try container.encode(second, forKey: .key)
+            try container.encode("z", forKey: .last)
+        }
+    }
+
+    @Test func aKeyWrittenTwiceKeepsItsPlaceAndTheLaterValue() throws {
+        let value = Rewritten(first: "1", second: "2")
+        #expect(try URLEncodedFormEncoder().encode(value) == "key=2&last=z")
+        #expect(try URLEncodedFormEncoder(alphabetizeKeyValuePairs: false).encode(value) == "key=2&last=z")
+        #expect(try JSONValueEncoder().encode(value) == ["key": "2", "last": "z"])
+    }
+
+    @Test func aLargeObjectKeepsEveryMemberOnce() throws {
+        // Past the point where an object's members are indexed by key.
+        let values = Dictionary(uniqueKeysWithValues: (0..<40).map { (String(format: "k%02d", $0), $0) })
+        let expected = (0..<40).map { String(format: "k%02d=%d", $0, $0) }.joined(separator: "&")
+        #expect(try URLEncodedFormEncoder().encode(values) == expected)
+        #expect(try JSONValueEncoder().encode(values) == .object(values.mapValues { .integer($0) }))
+    }
+
+    @Test func integersAreEscapedWhenTheSetLeavesTheirCharactersOut() throws {
+        let encoder = URLEncodedFormEncoder(allowedCharacters: CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyz"))
+        #expect(try encoder.encode(["n": -12] as [String: Int]) == "n=%2D%31%32")
+        #expect(try URLEncodedFormEncoder().encode(["n": -12, "m": 0] as [String: Int]) == "m=0&n=-12")
+    }
+
     @Test func encodesADictionaryOfStrings() throws {
         #expect(try URLEncodedFormEncoder().encode(["q": "a b", "p": "1"] as [String: String]) == "p=1&q=a%20b")
     }

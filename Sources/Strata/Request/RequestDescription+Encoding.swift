@@ -32,7 +32,7 @@ extension RequestDescription {
         var url = url
         var headers = headers
         var bodyBytes: MessageBody?
-        var contentType: String?
+        var contentType: HTTPField?
 
         if let parameters {
             switch encoding.resolved(for: method) {
@@ -42,11 +42,11 @@ extension RequestDescription {
                         reason: "a \(method.rawValue) request cannot carry a JSON body; use .urlQuery")
                 }
                 bodyBytes = MessageBody(try Self.wrappingErrors(of: parameters) { try jsonEncoder.encode($0) })
-                contentType = "application/json"
+                contentType = HTTPField.jsonContentType
             case .formURL(let formEncoder):
                 bodyBytes = MessageBody(
                     Data(try Self.wrappingErrors(of: parameters) { try formEncoder.encodedBytes($0) }))
-                contentType = "application/x-www-form-urlencoded; charset=utf-8"
+                contentType = HTTPField.formContentType
             case .urlQuery(let formEncoder):
                 target = nil
                 url = try Self.appendingQuery(
@@ -60,10 +60,12 @@ extension RequestDescription {
                         "the request has both a body and parameters encoded into the body; use .urlQuery for the parameters"
                 )
             }
-            (bodyBytes, contentType) = try body.encoded()
+            let (bytes, type) = try body.encoded()
+            bodyBytes = bytes
+            contentType = type.map { HTTPField(name: .contentType, value: $0) }
         }
         if let contentType, headers[.contentType] == nil {
-            headers[.contentType] = contentType
+            headers.append(contentType)
         }
         let head =
             if let target {
@@ -111,4 +113,12 @@ extension RequestDescription {
         }
         return result
     }
+}
+
+extension HTTPField {
+    /// The `Content-Type` of a JSON body, its value checked once rather than every request.
+    fileprivate static let jsonContentType = HTTPField(name: .contentType, value: "application/json")
+    /// The `Content-Type` of a form body.
+    fileprivate static let formContentType = HTTPField(
+        name: .contentType, value: "application/x-www-form-urlencoded; charset=utf-8")
 }

@@ -21,8 +21,9 @@ public struct URLEncodedFormEncoder: Sendable {
     /// Keys are compared level by level (the members of each object are sorted by their
     /// own key, then written in that order with their nested pairs), so the output is the
     /// same on every run. Array elements always keep their order. When `false`, members
-    /// come in the object's own order, which for ``JSON`` objects and dictionaries is
-    /// unspecified and may differ from one run to the next.
+    /// come in the object's own order: the order an `Encodable` value encodes them in,
+    /// unspecified for ``JSON`` objects and dictionaries (it may differ from one run to
+    /// the next).
     public var alphabetizeKeyValuePairs: Bool
     /// How array elements are keyed; `.brackets` (`key[]=a`) by default.
     public var arrayEncoding: ArrayEncoding
@@ -91,9 +92,10 @@ public struct URLEncodedFormEncoder: Sendable {
     /// Encodes `value`, which must encode as a keyed object, into `a=1&b=2` form.
     ///
     /// A ``JSON`` value or a `[String: JSON]` dictionary is serialized as it is; any other
-    /// value is first turned into a ``JSON`` tree by ``JSONValueEncoder``, using
-    /// ``dateEncoding`` and ``dataEncoding``, and writing `nil` optionals as `null`
-    /// unless ``nilEncoding`` is `.dropKey`.
+    /// value is encoded by ``JSONValueEncoder``'s rules, using ``dateEncoding`` and
+    /// ``dataEncoding``, and writing `nil` optionals as `null` unless ``nilEncoding`` is
+    /// `.dropKey`; its pairs are written from the tree that encoder builds, with no
+    /// ``JSON`` value made in between.
     /// - Throws: ``ParameterEncodingError`` when the value is not a keyed object; the
     ///   value's own encoding errors (`EncodingError`, or an error thrown by a `.custom`
     ///   date or data closure) are rethrown as they are.
@@ -109,12 +111,17 @@ public struct URLEncodedFormEncoder: Sendable {
 
     /// What `encode(_:)` gives for `value`, as the text's bytes (for a request body).
     func encodedBytes(_ value: some Encodable) throws -> [UInt8] {
-        try encodedBytes(jsonTree(for: value))
+        try serializer.serialize(encodingTree(for: value))
     }
 
     /// What `encode(_:)` gives for `json`, as the text's bytes.
     private func encodedBytes(_ json: JSON) throws -> [UInt8] {
-        let serializer = URLEncodedFormSerializer(
+        try serializer.serialize(json)
+    }
+
+    /// The serializer with this encoder's options.
+    private var serializer: URLEncodedFormSerializer {
+        URLEncodedFormSerializer(
             alphabetizeKeyValuePairs: alphabetizeKeyValuePairs,
             arrayEncoding: arrayEncoding,
             boolEncoding: boolEncoding,
@@ -123,22 +130,21 @@ public struct URLEncodedFormEncoder: Sendable {
             keyEncoding: keyEncoding,
             escaper: URLQueryEscaper(allowedASCII: allowedASCII, spaceEncoding: spaceEncoding)
         )
-        return try serializer.serialize(json)
     }
 
-    /// `value` as a ``JSON`` tree.
-    private func jsonTree(for value: some Encodable) throws -> JSON {
+    /// `value` as the tree ``JSONValueEncoder`` builds, read by the serializer as it is.
+    private func encodingTree(for value: some Encodable) throws -> JSONEncodingSlot {
         if let json = value as? JSON {
-            return json
+            return .value(json)
         }
         if let members = value as? [String: JSON] {
-            return .object(members)
+            return .value(.object(members))
         }
         var encoder = JSONValueEncoder()
         encoder.dateEncodingStrategy = dateEncoding.jsonValueStrategy
         encoder.dataEncodingStrategy = dataEncoding.jsonValueStrategy
         encoder.encodesNilOptionals = nilEncoding != .dropKey
-        return try encoder.encode(value)
+        return try encoder.encodedSlot(value)
     }
 }
 
@@ -154,15 +160,6 @@ extension URLEncodedFormEncoder {
         case noBrackets
         /// The element's index in brackets: `key[0]=a&key[1]=b`.
         case indexInBrackets
-
-        /// The key of the element at `index` of the array stored under `key`.
-        func key(_ key: String, index: Int) -> String {
-            switch self {
-            case .brackets: "\(key)[]"
-            case .noBrackets: key
-            case .indexInBrackets: "\(key)[\(index)]"
-            }
-        }
     }
 }
 
@@ -354,14 +351,6 @@ extension URLEncodedFormEncoder {
         case brackets
         /// The nested key after a dot: `user.name=Ann`.
         case dots
-
-        /// The key of the member `name` of the object stored under `parent`.
-        func key(_ name: String, in parent: String) -> String {
-            switch self {
-            case .brackets: "\(parent)[\(name)]"
-            case .dots: "\(parent).\(name)"
-            }
-        }
     }
 }
 

@@ -12,15 +12,20 @@ struct URLQueryEscaper: Sendable {
     private let allowed: ASCIIByteSet
     /// The bytes written for a space.
     private let spaceReplacement: [UInt8]
+    /// Whether decimal digits and `-` are all allowed, so that an integer's text needs no escaping.
+    let keepsIntegers: Bool
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
     private static let space = UInt8(ascii: " ")
     private static let percent = UInt8(ascii: "%")
+    /// The bytes of an integer's text.
+    private static let integerBytes = ASCIIByteSet("-0123456789".utf8)
 
     /// An escaper keeping the ASCII bytes in `allowedASCII` (see ``allowedASCII(in:)``).
     init(allowedASCII: ASCIIByteSet, spaceEncoding: URLEncodedFormEncoder.SpaceEncoding) {
         allowed = allowedASCII
         spaceReplacement = spaceEncoding.replacement
+        keepsIntegers = allowedASCII.isSuperset(of: Self.integerBytes)
     }
 
     /// The ASCII bytes in `set`.
@@ -39,27 +44,30 @@ struct URLQueryEscaper: Sendable {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// Appends `text` to `output` with every character that is not allowed percent-escaped:
-    /// runs of allowed bytes are copied at once, the others written one by one.
+    /// Appends `text` to `output` with every character that is not allowed percent-escaped.
     func append(_ text: String, to output: inout [UInt8]) {
         var text = text
-        text.withUTF8 { bytes in
-            var runStart = 0
-            for index in bytes.indices {
-                let byte = bytes[index]
-                if byte != Self.space && allowed.contains(byte) { continue }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                if byte == Self.space {
-                    output.append(contentsOf: spaceReplacement)
-                } else {
-                    output.append(Self.percent)
-                    output.append(Self.hexDigits[Int(byte >> 4)])
-                    output.append(Self.hexDigits[Int(byte & 0x0F)])
-                }
-                runStart = index + 1
+        text.withUTF8 { append($0, to: &output) }
+    }
+
+    /// Appends the UTF-8 text `bytes` to `output` with every character that is not allowed
+    /// percent-escaped: runs of allowed bytes are copied at once, the others written one by one.
+    func append(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        var runStart = 0
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte != Self.space && allowed.contains(byte) { continue }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            if byte == Self.space {
+                output.append(contentsOf: spaceReplacement)
+            } else {
+                output.append(Self.percent)
+                output.append(Self.hexDigits[Int(byte >> 4)])
+                output.append(Self.hexDigits[Int(byte & 0x0F)])
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            runStart = index + 1
         }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
     }
 
 }
@@ -76,6 +84,11 @@ struct ASCIIByteSet: Sendable, Hashable {
         for byte in bytes where byte < 128 {
             if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
         }
+    }
+
+    /// Whether every byte of `other` is in the set.
+    func isSuperset(of other: ASCIIByteSet) -> Bool {
+        low & other.low == other.low && high & other.high == other.high
     }
 
     /// Whether `byte` is in the set (never for a byte outside ASCII).

@@ -43,6 +43,12 @@ public struct JSONValueEncoder: Sendable {
     /// - Throws: `EncodingError` when the value cannot be represented (for example a
     ///   non-finite double, or a container with no value).
     public func encode<T: Encodable>(_ value: T) throws -> JSON {
+        try encodedSlot(value).resolved
+    }
+
+    /// Encodes `value` into the tree under construction, for a reader that walks it as it
+    /// is (the form serializer) rather than as a finished ``JSON`` value.
+    func encodedSlot<T: Encodable>(_ value: T) throws -> JSONEncodingSlot {
         let context = JSONEncodingContext(options: self)
         guard let slot = try context.slot(for: value, at: []) else {
             throw EncodingError.invalidValue(
@@ -53,7 +59,7 @@ public struct JSONValueEncoder: Sendable {
         if let failure = context.failure {
             throw failure
         }
-        return slot.resolved
+        return slot
     }
 }
 
@@ -88,7 +94,7 @@ struct JSONValueEncoding: Encoder {
         case .object(let storage)?:
             return storage
         case .value(.object(let entries))?:
-            let storage = JSONObjectStorage(entries: entries.mapValues { .value($0) })
+            let storage = JSONObjectStorage(members: entries.map { ($0.key, .value($0.value)) })
             node.content = .object(storage)
             return storage
         case let other?:
@@ -263,19 +269,63 @@ enum JSONEncodingSlot {
     var resolved: JSON {
         switch self {
         case .value(let value): value
-        case .object(let storage): .object(storage.entries.mapValues(\.resolved))
+        case .object(let storage):
+            .object(Dictionary(uniqueKeysWithValues: storage.members.lazy.map { ($0.key, $0.slot.resolved) }))
         case .array(let storage): .array(storage.elements.map(\.resolved))
         case .node(let node): node.resolved
         }
     }
 }
 
-/// The entries of an object being encoded.
+/// The members of an object being encoded, in the order they were first written.
+///
+/// A list, not a dictionary: most objects have a handful of members, found faster by
+/// comparing keys than by hashing them (and growing a hash table as they come). An index
+/// by key is built once an object passes ``indexThreshold`` members, so a large encoded
+/// dictionary does not cost one scan per member.
 final class JSONObjectStorage {
-    var entries: [String: JSONEncodingSlot]
+    /// The members, each key once.
+    private(set) var members: [(key: String, slot: JSONEncodingSlot)]
+    /// Where each key is in ``members``; `nil` while there are few members.
+    private var positions: [String: Int]?
 
-    init(entries: [String: JSONEncodingSlot] = [:]) {
-        self.entries = entries
+    /// How many members are looked up by scanning ``members``.
+    private static let indexThreshold = 16
+
+    /// Storage holding `members`, whose keys must be distinct.
+    init(members: [(key: String, slot: JSONEncodingSlot)] = []) {
+        self.members = members
+        if members.count > Self.indexThreshold { indexMembers() }
+    }
+
+    /// The slot stored under `key`, if any.
+    func slot(forKey key: String) -> JSONEncodingSlot? {
+        position(of: key).map { members[$0].slot }
+    }
+
+    /// Stores `slot` under `key`, in place of the member already there if there is one.
+    func set(_ slot: JSONEncodingSlot, forKey key: String) {
+        if let position = position(of: key) {
+            members[position].slot = slot
+            return
+        }
+        // Most objects have a few members: room for them at once, not grown one by one.
+        if members.isEmpty { members.reserveCapacity(8) }
+        members.append((key, slot))
+        if positions != nil {
+            positions?[key] = members.count - 1
+        } else if members.count > Self.indexThreshold {
+            indexMembers()
+        }
+    }
+
+    private func position(of key: String) -> Int? {
+        if let positions { return positions[key] }
+        return members.firstIndex { $0.key == key }
+    }
+
+    private func indexMembers() {
+        positions = Dictionary(uniqueKeysWithValues: members.enumerated().lazy.map { ($1.key, $0) })
     }
 }
 

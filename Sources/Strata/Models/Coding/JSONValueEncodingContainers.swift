@@ -7,7 +7,7 @@ struct JSONValueKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerPr
     let codingPath: [any CodingKey]
 
     private func write(_ value: JSON, forKey key: Key) {
-        storage.entries[key.stringValue] = .value(value)
+        storage.set(.value(value), forKey: key.stringValue)
     }
 
     private func path(_ key: Key) -> [any CodingKey] {
@@ -57,18 +57,18 @@ struct JSONValueKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerPr
     }
 
     func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        storage.entries[key.stringValue] = try context.nestedSlot(for: value, at: path(key))
+        storage.set(try context.nestedSlot(for: value, at: path(key)), forKey: key.stringValue)
     }
 
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
         let nested: JSONObjectStorage
-        if case .object(let existing)? = storage.entries[key.stringValue] {
+        if case .object(let existing)? = storage.slot(forKey: key.stringValue) {
             nested = existing
         } else {
             nested = JSONObjectStorage()
-            storage.entries[key.stringValue] = .object(nested)
+            storage.set(.object(nested), forKey: key.stringValue)
         }
         return KeyedEncodingContainer(
             JSONValueKeyedEncodingContainer<NestedKey>(storage: nested, context: context, codingPath: path(key)))
@@ -76,11 +76,11 @@ struct JSONValueKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerPr
 
     func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let nested: JSONArrayStorage
-        if case .array(let existing)? = storage.entries[key.stringValue] {
+        if case .array(let existing)? = storage.slot(forKey: key.stringValue) {
             nested = existing
         } else {
             nested = JSONArrayStorage()
-            storage.entries[key.stringValue] = .array(nested)
+            storage.set(.array(nested), forKey: key.stringValue)
         }
         return JSONValueUnkeyedEncodingContainer(storage: nested, context: context, codingPath: path(key))
     }
@@ -95,7 +95,7 @@ struct JSONValueKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerPr
 
     private func superEncoder(forKey name: String, codingKey: any CodingKey) -> any Encoder {
         let node = JSONEncodingNode()
-        storage.entries[name] = .node(node)
+        storage.set(.node(node), forKey: name)
         return JSONValueEncoding(node: node, context: context, codingPath: codingPath + [codingKey])
     }
 }
