@@ -41,6 +41,41 @@ import Testing
         #expect(try PhotoEntry?.decode(rawBody: Data(), using: JSONDecoder()) == nil)
     }
 
+    /// What ``Held`` models share: uniquely referenced again once every model is gone.
+    final class Token: Sendable {}
+
+    /// A DTO whose mapping fails when `fails` is set.
+    struct HeldEntry: Codable, RawMappable {
+        typealias Raw = JSON
+        var fails: Bool
+    }
+
+    /// A model holding the task's ``Token``.
+    struct Held: DTODecodable {
+        @TaskLocal static var token: Token?
+        let token: Token?
+
+        static func from(dto: HeldEntry) throws -> Held {
+            if dto.fails { throw MappingError(type: Held.self, description: "asked to fail") }
+            return Held(token: token)
+        }
+    }
+
+    @Test func aFailedArrayMappingThrowsAndDestroysTheModelsMadeBeforeIt() throws {
+        var token = Token()
+        Held.$token.withValue(token) {
+            let entries = [HeldEntry(fails: false), HeldEntry(fails: false), HeldEntry(fails: true)]
+            #expect {
+                try [Held].from(dto: entries)
+            } throws: { error in
+                (error as? MappingError)?.reason == "asked to fail"
+            }
+            let models = try? [Held].from(dto: Array(entries.prefix(2)))
+            #expect(models?.count == 2 && models?.allSatisfy { $0.token === token } == true)
+        }
+        #expect(isKnownUniquelyReferenced(&token))
+    }
+
     @Test func appModelRoundTripsThroughBothLayers() throws {
         let user = User(name: "Bo", age: 5, type: .member, photos: [Photo(id: "x", image: "y")])
         let raw = try user.toDTO().toRaw()

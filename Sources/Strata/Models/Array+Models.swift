@@ -61,16 +61,18 @@ extension Array: DTOEncodable where Element: DTOEncodable, Element.DTO.Raw == JS
 extension Array: DTODecodable where Element: DTODecodable, Element.DTO.Raw == JSON {
     /// Maps every DTO to an application model, so `photos: .from(dto: dto.photos)` works.
     public static func from(dto: [Element.DTO]) throws -> [Element] {
-        // Through the buffer: generic code that reads the elements through `Collection`
-        // (as `map` does here) pays a heap allocation per element for the subscript's
-        // accessor; the buffer's subscript is a plain address.
+        // Through buffers, both ways: generic code that reads the elements through
+        // `Collection` (as `map` does here) pays a heap allocation per element for the
+        // subscript's accessor, and `append` checks capacity and uniqueness per element;
+        // a buffer's element is a plain address. A throw leaves the models made so far to
+        // the array's initializer, which destroys them.
         try dto.withUnsafeBufferPointer { dtos in
-            var models: [Element] = []
-            models.reserveCapacity(dtos.count)
-            for index in dtos.indices {
-                models.append(try Element.from(dto: dtos[index]))
+            try [Element](unsafeUninitializedCapacity: dtos.count) { models, initialized in
+                for index in dtos.indices {
+                    (models.baseAddress.unsafelyUnwrapped + index).initialize(to: try Element.from(dto: dtos[index]))
+                    initialized = index + 1
+                }
             }
-            return models
         }
     }
 }
