@@ -71,8 +71,9 @@ struct URLEncodedFormSerializer: Sendable {
     /// are sorted.
     private func appendMembers(_ members: [Member], nested: Bool, to output: inout Output) throws {
         var ordered = members
-        if case .useDefaultKeys = keyEncoding {
-        } else {
+        switch keyEncoding {
+        case .useDefaultKeys: break
+        case .convertToSnakeCase, .custom:
             for index in ordered.indices { ordered[index].key = keyEncoding.encode(ordered[index].key) }
         }
         if alphabetizeKeyValuePairs { ordered.sort { $0.key < $1.key } }
