@@ -36,32 +36,53 @@ extension URLSessionTransport {
     ///   ``URLSessionTransportError/invalidHeaderField(_:)`` for the first field whose name or
     ///   value holds a control character (anything below `0x20` but the tab, and `0x7F`).
     private static func headerFields(of response: HTTPURLResponse) throws -> HTTPFields {
-        func isControl(_ byte: UInt8) -> Bool { (byte < 0x20 && byte != 0x09) || byte == 0x7F }
         let all = response.allHeaderFields
         var fields = HTTPFields()
         fields.reserveCapacity(all.count)
         for (key, value) in all {
             // The fields are strings; a cast is a fraction of what interpolation costs.
-            let name = key.base as? String ?? "\(key)"
-            let value = value as? String ?? "\(value)"
-            if name.utf8.contains(where: isControl) || value.utf8.contains(where: isControl) {
-                let shown = String(decoding: name.utf8.map { isControl($0) ? UInt8(ascii: "?") : $0 }, as: UTF8.self)
+            var name = key.base as? String ?? "\(key)"
+            var value = value as? String ?? "\(value)"
+            let nameBytes = scan(&name)
+            let valueBytes = scan(&value)
+            if nameBytes.hasControl || valueBytes.hasControl {
+                let shown = String(
+                    decoding: name.utf8.map { isControl($0) ? UInt8(ascii: "?") : $0 }, as: UTF8.self)
                 let error = URLSessionTransportError.invalidHeaderField(shown)
                 throw TransportError(.malformedResponse, underlying: error, detail: error.description)
             }
             if let fieldName = HTTPField.Name(name) {
-                fields.append(field(fieldName, isoLatin1Value: value))
+                fields.append(
+                    valueBytes.isASCII
+                        ? HTTPField(name: fieldName, value: value) : field(fieldName, isoLatin1Value: value))
             }
         }
         return fields
     }
 
-    /// A field whose value Foundation decoded as ISO Latin 1 (one scalar per byte), with
-    /// those bytes, as `HTTPURLResponse.httpResponse` makes it; a scalar above `0xFF`
-    /// cannot come from a byte and becomes a space.
+    /// What one pass over a header name's or value's UTF-8 bytes finds: a control
+    /// character, and whether every byte is ASCII. Read through the string's contiguous
+    /// bytes: stepping through its `utf8` view checks the string's representation at every byte.
+    private static func scan(_ text: inout String) -> (hasControl: Bool, isASCII: Bool) {
+        text.withUTF8 { bytes in
+            var hasControl = false
+            var isASCII = true
+            for byte in bytes {
+                if isControl(byte) { hasControl = true }
+                if byte >= 0x80 { isASCII = false }
+            }
+            return (hasControl, isASCII)
+        }
+    }
+
+    /// Anything below `0x20` but the tab, and `0x7F`.
+    private static func isControl(_ byte: UInt8) -> Bool { (byte < 0x20 && byte != 0x09) || byte == 0x7F }
+
+    /// A field whose value Foundation decoded as ISO Latin 1 (one scalar per byte) and
+    /// holds a scalar outside ASCII, with those bytes, as `HTTPURLResponse.httpResponse`
+    /// makes it; a scalar above `0xFF` cannot come from a byte and becomes a space.
     private static func field(_ name: HTTPField.Name, isoLatin1Value value: String) -> HTTPField {
-        if value.utf8.allSatisfy({ $0 < 0x80 }) { return HTTPField(name: name, value: value) }
-        return HTTPField(
+        HTTPField(
             name: name, value: value.unicodeScalars.map { $0.value > 0xFF ? 0x20 : UInt8(truncatingIfNeeded: $0.value) }
         )
     }
