@@ -286,8 +286,10 @@ struct URLSessionTransportTests {
         try await TestServer.with { server in
             let request = try Self.request(.get, server, "/stall-body")
             let start = ContinuousClock.now
-            // The head arrives; the body's first chunk too, then the stall times out.
-            let (response, body) = try await transport.send(request, body: nil, deadline: start + .milliseconds(400))
+            // The head arrives; the body's first chunk too, then the stall times out. A whole
+            // second for the head (URLSession's own timeout is in whole seconds anyway): on a
+            // loaded machine 400 ms did not always see the head arrive.
+            let (response, body) = try await transport.send(request, body: nil, deadline: start + .seconds(1))
             #expect(response.status == .ok)
             var iterator = try #require(body).makeAsyncIterator()
             #expect(try await iterator.next() == Data("first".utf8))
