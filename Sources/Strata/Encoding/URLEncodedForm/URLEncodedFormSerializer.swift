@@ -60,7 +60,7 @@ struct URLEncodedFormSerializer: Sendable {
     private static func members(of slot: JSONEncodingSlot) -> [Member]? {
         switch slot {
         case .object(let storage): storage.members
-        case .value(.object(let members)): members.map { ($0.key, .value($0.value)) }
+        case .value(.object(let members)): JSONEncodingSlot.members(of: members)
         case .node(let node): members(of: node.slot)
         case .value, .array: nil
         }
@@ -157,7 +157,7 @@ struct URLEncodedFormSerializer: Sendable {
         case .array(let elements):
             try appendElements(elements.map(JSONEncodingSlot.value), to: &output)
         case .object(let members):
-            try appendMembers(members.map { ($0.key, .value($0.value)) }, nested: true, to: &output)
+            try appendMembers(JSONEncodingSlot.members(of: members), nested: true, to: &output)
         }
     }
 

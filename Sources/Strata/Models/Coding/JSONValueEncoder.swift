@@ -94,7 +94,7 @@ struct JSONValueEncoding: Encoder {
         case .object(let storage)?:
             return storage
         case .value(.object(let entries))?:
-            let storage = JSONObjectStorage(members: entries.map { ($0.key, .value($0.value)) })
+            let storage = JSONObjectStorage(members: JSONEncodingSlot.members(of: entries))
             node.content = .object(storage)
             return storage
         case let other?:
@@ -274,6 +274,13 @@ enum JSONEncodingSlot {
         case .array(let storage): .array(storage.elements.map(\.resolved))
         case .node(let node): node.resolved
         }
+    }
+}
+
+extension JSONEncodingSlot {
+    /// The members of a finished object, each as a finished slot.
+    static func members(of object: [String: JSON]) -> [(key: String, slot: JSONEncodingSlot)] {
+        object.map { ($0.key, .value($0.value)) }
     }
 }
 
