@@ -1,6 +1,42 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// The integrations that bring packages of their own. Each sits behind a package trait named
+/// after its product (without "Strata"), and every reference to its packages is guarded by
+/// that trait, so that with the trait off SwiftPM fetches and builds none of them. No trait
+/// is on by default: a plain dependency on Strata brings only what the core, the two
+/// transports and StrataTesting need. An app turns an integration on where it adds Strata,
+///
+///     .package(url: "…/strata", from: "0.1.0", traits: ["GRPC"])
+///
+/// and Strata's own build (its tests, demo, bench and docs) turns all of them on:
+/// `swift test --enable-all-traits`. scripts/check-adopter.sh checks what an app fetches.
+enum Integration: String, CaseIterable {
+    case grpc = "GRPC"
+    case openAPI = "OpenAPI"
+    case sqliteCache = "SQLiteCache"
+    case swinject = "Swinject"
+    case observability = "Observability"
+
+    var trait: Trait {
+        let what =
+            switch self {
+            case .grpc: "StrataGRPC: gRPC calls through Strata's models and policies (grpc-swift 2, SwiftProtobuf)."
+            case .openAPI: "StrataOpenAPI: generated OpenAPI clients over Strata, and the other way (OpenAPIRuntime)."
+            case .sqliteCache: "StrataSQLiteCache: a persistent HTTP cache store on SQLite (GRDB)."
+            case .swinject: "StrataSwinject: a Swinject assembly for the client and its parts (Swinject)."
+            case .observability:
+                "StrataObservability: spans and metrics per attempt (swift-distributed-tracing, swift-metrics)."
+            }
+        return .trait(name: rawValue, description: what)
+    }
+
+    /// A product only this integration uses: fetched and built only with its trait on.
+    func product(_ name: String, package: String) -> Target.Dependency {
+        .product(name: name, package: package, condition: .when(traits: [rawValue]))
+    }
+}
+
 let package = Package(
     name: "Strata",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
@@ -17,6 +53,7 @@ let package = Package(
         // gRPC (grpc-swift 2: macOS 15, iOS 18, tvOS 18, watchOS 11 on Apple platforms).
         .library(name: "StrataGRPC", targets: ["StrataGRPC"]),
     ],
+    traits: Set(Integration.allCases.map(\.trait)).union([.default(enabledTraits: [])]),
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -97,8 +134,9 @@ let package = Package(
             name: "StrataSQLiteCache",
             dependencies: [
                 "Strata",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),  // a hit reads its rows with SQLite's C API
+                Integration.sqliteCache.product("GRDB", package: "GRDB.swift"),
+                // A hit reads its rows with SQLite's C API.
+                Integration.sqliteCache.product("GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         // Swinject registrations for the client, its transport, coders and middleware (the
@@ -107,7 +145,7 @@ let package = Package(
             name: "StrataSwinject",
             dependencies: [
                 "Strata",
-                .product(name: "Swinject", package: "Swinject"),
+                Integration.swinject.product("Swinject", package: "Swinject"),
             ]
         ),
         // Spans and metrics for each attempt by the OpenTelemetry HTTP client conventions,
@@ -116,9 +154,9 @@ let package = Package(
             name: "StrataObservability",
             dependencies: [
                 "Strata",
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
-                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
-                .product(name: "Metrics", package: "swift-metrics"),
+                Integration.observability.product("Tracing", package: "swift-distributed-tracing"),
+                Integration.observability.product("Instrumentation", package: "swift-distributed-tracing"),
+                Integration.observability.product("Metrics", package: "swift-metrics"),
             ]
         ),
         // OpenAPI both ways: a generated client sending through a Networker, and OpenAPI
@@ -130,7 +168,7 @@ let package = Package(
                 "Strata",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                Integration.openAPI.product("OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
         // Runs the in-process Hummingbird servers (test and demo) in a ServiceGroup and shuts
@@ -171,7 +209,7 @@ let package = Package(
             ]
         ),
         // The demo API (users, photos, auth, uploads, failures) served in-process, for
-        // `swift run strata-demo` and the integration tests.
+        // `swift run --enable-all-traits strata-demo` and the integration tests.
         .target(
             name: "StrataDemoServer",
             dependencies: [
@@ -188,7 +226,7 @@ let package = Package(
         .target(
             name: "StrataDemoOpenAPI",
             dependencies: [
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                Integration.openAPI.product("OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
@@ -201,7 +239,7 @@ let package = Package(
                 "StrataOpenAPI",
                 "StrataDemoOpenAPI",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                Integration.openAPI.product("OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
         // gRPC calls described by `RequestDescription<GRPCRoute>`, read through the same model
@@ -210,15 +248,15 @@ let package = Package(
             name: "StrataGRPC",
             dependencies: [
                 "Strata",
-                .product(name: "GRPCCore", package: "grpc-swift-2"),
-                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
-                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
-                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                Integration.grpc.product("GRPCCore", package: "grpc-swift-2"),
+                Integration.grpc.product("GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                Integration.grpc.product("GRPCProtobuf", package: "grpc-swift-protobuf"),
+                Integration.grpc.product("SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),  // a call's head in StrataError.request
                 .product(name: "NIOCore", package: "swift-nio"),  // tells a refused connection from a lost one
                 .product(name: "NIOPosix", package: "swift-nio"),
                 // A server stream's messages handed to the reader one at a time (back pressure).
-                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+                Integration.grpc.product("AsyncAlgorithms", package: "swift-async-algorithms"),
             ]
         ),
         // The demo's user service over gRPC: the generated code (Generated/, committed), the
@@ -231,13 +269,13 @@ let package = Package(
                 "StrataGRPC",
                 "StrataDemo",
                 "StrataDemoServer",  // the demo's users (DemoUsers)
-                .product(name: "GRPCCore", package: "grpc-swift-2"),
-                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
-                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
-                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                Integration.grpc.product("GRPCCore", package: "grpc-swift-2"),
+                Integration.grpc.product("GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                Integration.grpc.product("GRPCProtobuf", package: "grpc-swift-protobuf"),
+                Integration.grpc.product("SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),
-        // `swift run strata-demo`: starts the demo server and runs the tour against it.
+        // `swift run --enable-all-traits strata-demo`: starts the demo server and runs the tour against it.
         .executableTarget(
             name: "strata-demo",
             dependencies: [
@@ -250,8 +288,8 @@ let package = Package(
                 "StrataObservability",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),  // --trace
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                Integration.observability.product("InMemoryTracing", package: "swift-distributed-tracing"),  // --trace
+                Integration.observability.product("Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         // What scripts/check-linkage.sh links: a program using only Strata and
@@ -260,7 +298,7 @@ let package = Package(
             name: "strata-linkage-probe",
             dependencies: ["Strata", "StrataAsyncHTTPClient"]
         ),
-        // `swift run -c release strata-bench`: the pairs harness (raw AsyncHTTPClient and raw
+        // `swift run -c release --enable-all-traits strata-bench`: the pairs harness (raw AsyncHTTPClient and raw
         // URLSession versus Strata over them, the in-memory pipeline, decoding), the soak mode
         // and the callgrind cases. Only the soak runs in CI; see Benchmarks.md.
         .executableTarget(
@@ -280,20 +318,31 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),  // the bench server's own route
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),  // --sse: its SSE parser, compared
+                // --sse: OpenAPIRuntime's SSE parser, compared.
+                Integration.openAPI.product("OpenAPIRuntime", package: "swift-openapi-runtime"),
                 // The `openapi` group's baseline: the generated client over its own AHC transport.
-                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                Integration.openAPI.product("OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 // The grpc group: the generated client vs StrataGRPC, against the demo's gRPC server.
                 "StrataGRPC",
                 "StrataGRPCDemo",
-                .product(name: "GRPCCore", package: "grpc-swift-2"),
-                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                Integration.grpc.product("GRPCCore", package: "grpc-swift-2"),
+                Integration.grpc.product("GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
             ]
         ),
         // The load gate the test targets share (they run in one process).
         .target(
-            name: "StrataTestSupport", dependencies: [.product(name: "Logging", package: "swift-log")],
+            name: "StrataTestSupport",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .target(name: "SQLiteHeaders", condition: .when(platforms: [.linux])),
+            ],
             path: "Tests/StrataTestSupport"),
+        // Never imported: on Linux, GRDB needs the system SQLite's headers, and a build without
+        // them fails deep inside GRDB. Through this target's pkg-config name, SwiftPM says
+        // first what to install ("apt-get install libsqlite3-dev").
+        .systemLibrary(
+            name: "SQLiteHeaders", path: "Tests/SQLiteHeaders", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
         .testTarget(
             name: "StrataTests",
             dependencies: [
@@ -326,13 +375,13 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),  // the hostile server's records
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                Integration.openAPI.product("OpenAPIRuntime", package: "swift-openapi-runtime"),
                 "StrataOpenAPI",  // the generated client's large download
                 "StrataDemoOpenAPI",
                 "StrataObservability",
-                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
-                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                Integration.observability.product("InMemoryTracing", package: "swift-distributed-tracing"),
+                Integration.observability.product("Tracing", package: "swift-distributed-tracing"),
+                Integration.observability.product("MetricsTestKit", package: "swift-metrics"),
             ]
         ),
         // StrataOpenAPI both ways, against the in-process demo server.
@@ -345,7 +394,7 @@ let package = Package(
                 "StrataDemoServer",
                 "StrataDemoOpenAPI",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                Integration.openAPI.product("OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
         .testTarget(
@@ -354,7 +403,7 @@ let package = Package(
                 "Strata",
                 "StrataSQLiteCache",
                 "StrataTestSupport",
-                .product(name: "GRDB", package: "GRDB.swift"),  // tampers with a store's rows
+                Integration.sqliteCache.product("GRDB", package: "GRDB.swift"),  // tampers with a store's rows
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
@@ -386,7 +435,7 @@ let package = Package(
                 "StrataDemoOpenAPI",  // `Client`, in StrataOpenAPI's examples
                 .product(name: "Hummingbird", package: "hummingbird"),  // Router, for InProcessServer's example
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Swinject", package: "Swinject"),  // the README's Swinject example
+                Integration.swinject.product("Swinject", package: "Swinject"),  // the README's Swinject example
             ]
         ),
         // StrataSwinject's assembly against the in-process server and the mock transport, and
@@ -399,7 +448,7 @@ let package = Package(
                 "StrataTesting",
                 "StrataTestServer",
                 "StrataURLSession",  // the real transport the assembly is given
-                .product(name: "Swinject", package: "Swinject"),
+                Integration.swinject.product("Swinject", package: "Swinject"),
             ]
         ),
         // StrataGRPC against the in-process gRPC demo server.
@@ -413,9 +462,9 @@ let package = Package(
                 "StrataDemoServer",  // the HTTP demo, whose User the gRPC one must equal
                 "StrataAsyncHTTPClient",
                 "StrataTestSupport",
-                .product(name: "GRPCCore", package: "grpc-swift-2"),
-                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
-                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                Integration.grpc.product("GRPCCore", package: "grpc-swift-2"),
+                Integration.grpc.product("GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                Integration.grpc.product("SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),

@@ -7,7 +7,7 @@
 #     STRATA_DOCS_OUTPUT=/tmp/docs bash scripts/build-docs.sh
 #
 # Preview one module locally with
-#     swift package --disable-sandbox preview-documentation --target Strata
+#     swift package --enable-all-traits --disable-sandbox preview-documentation --target Strata
 set -euo pipefail
 cd "$(dirname "$0")/.."
 output="${STRATA_DOCS_OUTPUT:-$PWD/.build-docs}"
@@ -19,6 +19,6 @@ rm -rf "$output"
 mkdir -p "$output"
 # One plugin run for all targets: the symbol graphs share one build. With several
 # targets, each archive goes into a folder of its own under --output-path.
-swift package --disable-sandbox generate-documentation "${targets[@]}" \
+swift package --enable-all-traits --disable-sandbox generate-documentation "${targets[@]}" \
     --output-path "$output" --warnings-as-errors 2>&1
 echo "build-docs: $((${#targets[@]} / 2)) targets documented in $output"

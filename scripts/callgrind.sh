@@ -36,7 +36,7 @@ cd "$(dirname "$0")/.."
 
 command -v valgrind >/dev/null || { echo "callgrind.sh: valgrind is not installed (apt-get install -y valgrind)" >&2; exit 1; }
 if [[ -z "${SKIP_BUILD:-}" ]]; then
-    swift build -c release --product strata-bench 2>&1 | grep -E "error|warning: " || true
+    swift build -c release --enable-all-traits --product strata-bench 2>&1 | grep -E "error|warning: " || true
 fi
 built="$(swift build -c release --show-bin-path)/strata-bench"
 [[ -x "$built" ]] || { echo "callgrind.sh: $built not built" >&2; exit 1; }

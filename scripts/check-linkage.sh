@@ -6,7 +6,9 @@
 # StrataSwinject product brings the container in.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build --product strata-linkage-probe 2>&1 | tail -1
+# All traits on, as the rest of CI builds (traits change every target's flags): the two
+# products the probe uses have no trait-conditioned dependency.
+swift build --enable-all-traits --product strata-linkage-probe 2>&1 | tail -1
 binary="$(swift build --show-bin-path)/strata-linkage-probe"
 if ! command -v ldd >/dev/null; then
     echo "check-linkage: ldd not found; skipped"

@@ -5,7 +5,7 @@ import StrataServerLifecycle
 
 /// The demo API served in-process by Hummingbird: users with photos, search, form
 /// login, JSON registration, multipart avatars, a bearer-protected `/me`, and
-/// deliberately failing endpoints. `swift run strata-demo` tours Strata against it,
+/// deliberately failing endpoints. `swift run --enable-all-traits strata-demo` tours Strata against it,
 /// and the integration tests start the same server.
 ///
 /// ```swift

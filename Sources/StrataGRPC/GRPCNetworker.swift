@@ -1,387 +1,391 @@
-import AsyncAlgorithms
-import Foundation
-import GRPCCore
-import HTTPTypes
-import Logging
-import Strata
+#if GRPC
+    import AsyncAlgorithms
+    import Foundation
+    import GRPCCore
+    import HTTPTypes
+    import Logging
+    import Strata
 
-/// Makes gRPC calls described by `RequestDescription<GRPCRoute>` and reads their response
-/// messages through Strata's model layers, failing with ``Strata/StrataError``: the gRPC
-/// counterpart of `Networker`, over a grpc-swift `GRPCClient`.
-///
-/// <!-- doc-examples: skip (StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls) -->
-/// ```swift
-/// let transport = try HTTP2ClientTransport.Posix(
-///     target: .ipv4(address: "127.0.0.1", port: port), transportSecurity: .plaintext)
-/// let networker = GRPCNetworker(transport: transport)
-/// let connections = Task { try await networker.runConnections() }
-/// let request = try RequestDescription(
-///     route: GRPCRoute(Strata_Demo_V1_UserService.Method.GetUser.descriptor),
-///     message: Strata_Demo_V1_GetUserRequest.with { $0.id = 1 })
-/// let user = try await networker.send(GRPCEndpoint(request, decoding: User.self))
-/// networker.beginGracefulShutdown()
-/// ```
-///
-/// ## The contract
-/// - **The client owns the deadline.** ``Configuration/timeout`` (or
-///   ``GRPCEndpoint/timeout``) bounds the whole call, a server stream included: it is the
-///   call's gRPC deadline, sent to the server as `grpc-timeout` and enforced by the client,
-///   so a handler that never answers fails at the deadline as a
-///   `StrataError.Kind.transport` failure of kind
-///   `TransportError.Kind.timedOut`.
-/// - **Cancellation** of the calling task (or of the `LoadTask`, or ending the
-///   iteration of a ``GRPCResponseStream``) cancels the call: `StrataError.Kind.cancelled`.
-/// - **Every status says what failed**: see ``Strata/StrataError/Kind/grpcStatus`` and
-///   ``Strata/StrataError/grpcStatus``; `deadlineExceeded` is a timeout and `unavailable`
-///   a connection failure, as over HTTP.
-/// - **A malformed message** is `StrataError.Kind.decoding` with a
-///   `MappingError`; a DTO the app model refuses is `StrataError.Kind.mapping`.
-///
-/// ## Policies
-/// Strata's policies are grpc-swift `ClientInterceptor`s given to the client
-/// (``init(transport:interceptors:configuration:)``), driving the same decisions as the
-/// HTTP middleware: ``GRPCRetryInterceptor``, ``GRPCCircuitBreakerInterceptor``,
-/// ``GRPCAuthenticationInterceptor``. Each call has a `MiddlewareContext` of its
-/// own (its deadline, ``Configuration/logger``, the endpoint's ``GRPCEndpoint/options``
-/// and ``GRPCEndpoint/retry``) that those interceptors share across its attempts; what
-/// they record (the retry summary, breaker changes, refreshes) is on the response's
-/// ``GRPCResponse/records`` or the error's `StrataError.records`.
-@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-public struct GRPCNetworker: Sendable {
-    /// Settings every call of this client shares; endpoints may override some.
-    public struct Configuration: Sendable {
-        /// How long a whole call may take (a server stream until its last message); `nil`
-        /// for no limit.
-        public var timeout: Duration? = .seconds(60)
-        /// How long each attempt may wait for the server's answer (its response metadata
-        /// or status); `nil` for no limit besides ``timeout``. Enforced by the
-        /// ``GRPCAttemptTimeoutTransport`` that ``GRPCNetworker/init(transport:interceptors:configuration:)``
-        /// wraps its transport in.
-        public var attemptTimeout: Duration?
-        /// The largest response message the client accepts; `nil` for grpc-swift's default
-        /// (4 MiB).
-        public var maxResponseMessageBytes: Int?
-        /// How grpc-swift executes every call (its retry executor, say); `nil` for one
-        /// attempt a call. ``GRPCNetworker/init(transport:interceptors:configuration:)``
-        /// sets it, when `nil`, to ``GRPCNetworker/executionPolicy(for:)`` of its
-        /// interceptors.
-        public var executionPolicy: RPCExecutionPolicy?
-        /// The logger of every call's `MiddlewareContext`, which Strata's
-        /// interceptors log on.
-        public var logger = Logger(label: "strata.grpc")
-
-        /// The defaults: a 60 s timeout, grpc-swift's message size limit.
-        public init() {}
-    }
-
-    /// Shared settings.
-    public let configuration: Configuration
-    private let calls: any GRPCCalls
-
-    /// Creates a client over a `GRPCClient` the app made and runs (its interceptors are
-    /// the ones it was given).
-    public init<Transport: ClientTransport>(
-        client: GRPCClient<Transport>, configuration: Configuration = Configuration()
-    ) {
-        self.calls = client
-        self.configuration = configuration
-    }
-
-    /// Creates a client over `transport`, with its own `GRPCClient`; call
-    /// ``runConnections()`` (in a task of its own) to connect. The transport is wrapped in
-    /// a ``GRPCAttemptTimeoutTransport``, for ``Configuration/attemptTimeout`` and
-    /// ``GRPCEndpoint/attemptTimeout``.
-    /// - Parameters:
-    ///   - transport: the gRPC transport, such as `HTTP2ClientTransport.Posix`.
-    ///   - interceptors: grpc-swift interceptors every call passes through, first is
-    ///     outermost: where Strata's policies (retry, circuit breaker, credential refresh)
-    ///     plug in.
-    ///   - configuration: the shared settings.
-    public init<Transport: ClientTransport>(
-        transport: Transport,
-        interceptors: [any ClientInterceptor] = [],
-        configuration: Configuration = Configuration()
-    ) {
-        var configuration = configuration
-        if configuration.executionPolicy == nil {
-            configuration.executionPolicy = Self.executionPolicy(for: interceptors)
-        }
-        self.init(
-            client: GRPCClient(transport: GRPCAttemptTimeoutTransport(transport), interceptors: interceptors),
-            configuration: configuration)
-    }
-
-    /// The grpc-swift execution policy Strata's interceptors among `interceptors` need:
-    /// grpc-swift's retry executor for the status codes after which they may have a call
-    /// sent again (every code for ``GRPCRetryInterceptor``, whose endpoints' rules may retry
-    /// any; `unauthenticated` for ``GRPCAuthenticationInterceptor``), at most ``GRPCRetryInterceptor/maxAttempts``
-    /// attempts; `nil` when none of them sends calls again. The interceptors decide whether
-    /// and when (the executor obeys their pushback); give it to a plain `GRPCClient`'s calls
-    /// as `CallOptions.executionPolicy`.
-    public static func executionPolicy(for interceptors: [any ClientInterceptor]) -> RPCExecutionPolicy? {
-        let codes = interceptors.reduce(into: Set<Status.Code>()) { codes, interceptor in
-            guard let resending = interceptor as? any GRPCResendingInterceptor else { return }
-            codes.formUnion(resending.resentCodes.compactMap { Status.Code($0) })
-        }
-        guard !codes.isEmpty else { return nil }
-        return .retry(
-            GRPCCore.RetryPolicy(
-                maxAttempts: GRPCRetryInterceptor.maxAttempts, initialBackoff: .milliseconds(100),
-                maxBackoff: .seconds(10), backoffMultiplier: 2, retryableStatusCodes: codes))
-    }
-
-    /// Runs the client's connections until ``beginGracefulShutdown()`` and the end of the
-    /// calls in flight (cancel the task running it to stop at once). Call it once.
-    /// - Throws: grpc-swift's `RuntimeError` when the client already ran or the transport failed.
-    public func runConnections() async throws {
-        try await calls.runConnections()
-    }
-
-    /// Stops accepting calls and lets the ones in flight finish.
-    public func beginGracefulShutdown() {
-        calls.beginGracefulShutdown()
-    }
-
-    /// Makes the unary call `endpoint` describes and returns its parsed response.
-    /// - Throws: ``Strata/StrataError`` naming the stage that failed.
-    public func send<Response>(_ endpoint: GRPCEndpoint<Response>) async throws(StrataError) -> Response {
-        try await response(for: endpoint).value
-    }
-
-    /// Makes the unary call `endpoint` describes and returns the parsed value with the
-    /// metadata that came with it and the time it took.
-    /// - Throws: ``Strata/StrataError`` naming the stage that failed.
-    public func response<Response>(for endpoint: GRPCEndpoint<Response>) async throws(StrataError) -> GRPCResponse<
-        Response
-    > {
-        let start = ContinuousClock.now
-        let (request, head, options) = try prepare(endpoint)
-        let scope = scope(for: endpoint, head: head, options: options)
-        let received: (metadata: Metadata, message: Data, trailing: Metadata)
-        do {
-            received = try await GRPCCallScope.$current.withValue(scope) {
-                try await calls.unary(
-                    request: request, descriptor: endpoint.request.route.method,
-                    serializer: RawBytesSerializer(), deserializer: RawBytesDeserializer(), options: options
-                ) { response in
-                    let contents = try response.accepted.get()
-                    return (contents.metadata, try contents.message.get(), contents.trailingMetadata)
-                }
-            }
-        } catch {
-            throw GRPCErrors.strataError(error, request: head, phase: .awaitingHead)
-                .withRecords(scope.context.records)
-        }
-        let value: Response
-        do {
-            value = try Self.parse(received.message, with: endpoint, head: head)
-        } catch {
-            throw error.withRecords(scope.context.records)
-        }
-        return GRPCResponse(
-            value: value, route: endpoint.request.route, metadata: received.metadata,
-            trailingMetadata: received.trailing, duration: start.duration(to: .now), records: scope.context.records)
-    }
-
-    /// Makes the unary call `endpoint` describes and calls `completion` with the result,
-    /// for callback-based code, as `Networker.load(_:completion:)` does.
+    /// Makes gRPC calls described by `RequestDescription<GRPCRoute>` and reads their response
+    /// messages through Strata's model layers, failing with ``Strata/StrataError``: the gRPC
+    /// counterpart of `Networker`, over a grpc-swift `GRPCClient`.
     ///
-    /// `completion` runs once, on a background task, not on the main thread.
-    /// - Returns: a handle whose `LoadTask.cancel()` cancels the call.
-    @discardableResult
-    public func load<Response>(
-        _ endpoint: GRPCEndpoint<Response>,
-        completion: @escaping @Sendable (Result<Response, StrataError>) -> Void
-    ) -> LoadTask {
-        LoadTask(
-            Task {
-                do throws(StrataError) {
-                    completion(.success(try await send(endpoint)))
-                } catch {
-                    completion(.failure(error))
-                }
-            })
-    }
-
-    /// Makes the server-streaming call `endpoint` describes: its messages, each read
-    /// through `endpoint`'s parse function, as they arrive.
+    /// <!-- doc-examples: skip (StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls) -->
+    /// ```swift
+    /// let transport = try HTTP2ClientTransport.Posix(
+    ///     target: .ipv4(address: "127.0.0.1", port: port), transportSecurity: .plaintext)
+    /// let networker = GRPCNetworker(transport: transport)
+    /// let connections = Task { try await networker.runConnections() }
+    /// let request = try RequestDescription(
+    ///     route: GRPCRoute(Strata_Demo_V1_UserService.Method.GetUser.descriptor),
+    ///     message: Strata_Demo_V1_GetUserRequest.with { $0.id = 1 })
+    /// let user = try await networker.send(GRPCEndpoint(request, decoding: User.self))
+    /// networker.beginGracefulShutdown()
+    /// ```
     ///
-    /// The call starts at once and ends with the stream: a failure (a status, the deadline,
-    /// a malformed message) ends the iteration with that ``Strata/StrataError``, and
-    /// cancelling the iterating task, or dropping the stream unfinished, cancels the call.
-    /// The stream is read at the iteration's pace: a message is taken from the call only
-    /// once the iteration has the one before, so at most one parsed message waits and a
-    /// slow reader holds the server back through HTTP/2 flow control, however long the
-    /// stream. The transport reads ahead of that on its own, up to its HTTP/2 window and
-    /// its buffers: with `HTTP2ClientTransport.Posix`'s default 8 MiB window, most of a
-    /// 125 MiB stream before the server was held back (measured); a 64 KiB window held it
-    /// to 1–10 MiB. Set the transport's `config.http2.targetWindowSize` to bound it.
-    public func stream<Response: Sendable>(_ endpoint: GRPCEndpoint<Response>) -> GRPCResponseStream<Response> {
-        let channel = AsyncThrowingChannel<Response, any Error>()
-        let task = Task {
-            do throws(StrataError) {
-                try await self.serverStreaming(endpoint) { value in await channel.send(value) }
-                channel.finish()
-            } catch {
-                channel.fail(error)
-            }
-        }
-        return GRPCResponseStream(channel, call: GRPCStreamCall(task, head: endpoint.request.head))
-    }
+    /// ## The contract
+    /// - **The client owns the deadline.** ``Configuration/timeout`` (or
+    ///   ``GRPCEndpoint/timeout``) bounds the whole call, a server stream included: it is the
+    ///   call's gRPC deadline, sent to the server as `grpc-timeout` and enforced by the client,
+    ///   so a handler that never answers fails at the deadline as a
+    ///   `StrataError.Kind.transport` failure of kind
+    ///   `TransportError.Kind.timedOut`.
+    /// - **Cancellation** of the calling task (or of the `LoadTask`, or ending the
+    ///   iteration of a ``GRPCResponseStream``) cancels the call: `StrataError.Kind.cancelled`.
+    /// - **Every status says what failed**: see ``Strata/StrataError/Kind/grpcStatus`` and
+    ///   ``Strata/StrataError/grpcStatus``; `deadlineExceeded` is a timeout and `unavailable`
+    ///   a connection failure, as over HTTP.
+    /// - **A malformed message** is `StrataError.Kind.decoding` with a
+    ///   `MappingError`; a DTO the app model refuses is `StrataError.Kind.mapping`.
+    ///
+    /// ## Policies
+    /// Strata's policies are grpc-swift `ClientInterceptor`s given to the client
+    /// (``init(transport:interceptors:configuration:)``), driving the same decisions as the
+    /// HTTP middleware: ``GRPCRetryInterceptor``, ``GRPCCircuitBreakerInterceptor``,
+    /// ``GRPCAuthenticationInterceptor``. Each call has a `MiddlewareContext` of its
+    /// own (its deadline, ``Configuration/logger``, the endpoint's ``GRPCEndpoint/options``
+    /// and ``GRPCEndpoint/retry``) that those interceptors share across its attempts; what
+    /// they record (the retry summary, breaker changes, refreshes) is on the response's
+    /// ``GRPCResponse/records`` or the error's `StrataError.records`.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    public struct GRPCNetworker: Sendable {
+        /// Settings every call of this client shares; endpoints may override some.
+        public struct Configuration: Sendable {
+            /// How long a whole call may take (a server stream until its last message); `nil`
+            /// for no limit.
+            public var timeout: Duration? = .seconds(60)
+            /// How long each attempt may wait for the server's answer (its response metadata
+            /// or status); `nil` for no limit besides ``timeout``. Enforced by the
+            /// ``GRPCAttemptTimeoutTransport`` that ``GRPCNetworker/init(transport:interceptors:configuration:)``
+            /// wraps its transport in.
+            public var attemptTimeout: Duration?
+            /// The largest response message the client accepts; `nil` for grpc-swift's default
+            /// (4 MiB).
+            public var maxResponseMessageBytes: Int?
+            /// How grpc-swift executes every call (its retry executor, say); `nil` for one
+            /// attempt a call. ``GRPCNetworker/init(transport:interceptors:configuration:)``
+            /// sets it, when `nil`, to ``GRPCNetworker/executionPolicy(for:)`` of its
+            /// interceptors.
+            public var executionPolicy: RPCExecutionPolicy?
+            /// The logger of every call's `MiddlewareContext`, which Strata's
+            /// interceptors log on.
+            public var logger = Logger(label: "strata.grpc")
 
-    /// Runs a server-streaming call, handing each parsed message to `receive`.
-    private func serverStreaming<Response: Sendable>(
-        _ endpoint: GRPCEndpoint<Response>,
-        receive: @escaping @Sendable (Response) async -> Void
-    ) async throws(StrataError) {
-        let (request, head, options) = try prepare(endpoint)
-        let scope = scope(for: endpoint, head: head, options: options)
-        let parse = endpoint.parse
-        do {
-            try await GRPCCallScope.$current.withValue(scope) {
-                try await calls.serverStreaming(
-                    request: request, descriptor: endpoint.request.route.method,
-                    serializer: RawBytesSerializer(), deserializer: RawBytesDeserializer(), options: options
-                ) { response in
-                    let contents = try response.accepted.get()
-                    for try await part in contents.bodyParts {
-                        guard case .message(let bytes) = part else { continue }
-                        await receive(try Self.parse(bytes, parse: parse, head: head))
+            /// The defaults: a 60 s timeout, grpc-swift's message size limit.
+            public init() {}
+        }
+
+        /// Shared settings.
+        public let configuration: Configuration
+        private let calls: any GRPCCalls
+
+        /// Creates a client over a `GRPCClient` the app made and runs (its interceptors are
+        /// the ones it was given).
+        public init<Transport: ClientTransport>(
+            client: GRPCClient<Transport>, configuration: Configuration = Configuration()
+        ) {
+            self.calls = client
+            self.configuration = configuration
+        }
+
+        /// Creates a client over `transport`, with its own `GRPCClient`; call
+        /// ``runConnections()`` (in a task of its own) to connect. The transport is wrapped in
+        /// a ``GRPCAttemptTimeoutTransport``, for ``Configuration/attemptTimeout`` and
+        /// ``GRPCEndpoint/attemptTimeout``.
+        /// - Parameters:
+        ///   - transport: the gRPC transport, such as `HTTP2ClientTransport.Posix`.
+        ///   - interceptors: grpc-swift interceptors every call passes through, first is
+        ///     outermost: where Strata's policies (retry, circuit breaker, credential refresh)
+        ///     plug in.
+        ///   - configuration: the shared settings.
+        public init<Transport: ClientTransport>(
+            transport: Transport,
+            interceptors: [any ClientInterceptor] = [],
+            configuration: Configuration = Configuration()
+        ) {
+            var configuration = configuration
+            if configuration.executionPolicy == nil {
+                configuration.executionPolicy = Self.executionPolicy(for: interceptors)
+            }
+            self.init(
+                client: GRPCClient(transport: GRPCAttemptTimeoutTransport(transport), interceptors: interceptors),
+                configuration: configuration)
+        }
+
+        /// The grpc-swift execution policy Strata's interceptors among `interceptors` need:
+        /// grpc-swift's retry executor for the status codes after which they may have a call
+        /// sent again (every code for ``GRPCRetryInterceptor``, whose endpoints' rules may retry
+        /// any; `unauthenticated` for ``GRPCAuthenticationInterceptor``), at most ``GRPCRetryInterceptor/maxAttempts``
+        /// attempts; `nil` when none of them sends calls again. The interceptors decide whether
+        /// and when (the executor obeys their pushback); give it to a plain `GRPCClient`'s calls
+        /// as `CallOptions.executionPolicy`.
+        public static func executionPolicy(for interceptors: [any ClientInterceptor]) -> RPCExecutionPolicy? {
+            let codes = interceptors.reduce(into: Set<Status.Code>()) { codes, interceptor in
+                guard let resending = interceptor as? any GRPCResendingInterceptor else { return }
+                codes.formUnion(resending.resentCodes.compactMap { Status.Code($0) })
+            }
+            guard !codes.isEmpty else { return nil }
+            return .retry(
+                GRPCCore.RetryPolicy(
+                    maxAttempts: GRPCRetryInterceptor.maxAttempts, initialBackoff: .milliseconds(100),
+                    maxBackoff: .seconds(10), backoffMultiplier: 2, retryableStatusCodes: codes))
+        }
+
+        /// Runs the client's connections until ``beginGracefulShutdown()`` and the end of the
+        /// calls in flight (cancel the task running it to stop at once). Call it once.
+        /// - Throws: grpc-swift's `RuntimeError` when the client already ran or the transport failed.
+        public func runConnections() async throws {
+            try await calls.runConnections()
+        }
+
+        /// Stops accepting calls and lets the ones in flight finish.
+        public func beginGracefulShutdown() {
+            calls.beginGracefulShutdown()
+        }
+
+        /// Makes the unary call `endpoint` describes and returns its parsed response.
+        /// - Throws: ``Strata/StrataError`` naming the stage that failed.
+        public func send<Response>(_ endpoint: GRPCEndpoint<Response>) async throws(StrataError) -> Response {
+            try await response(for: endpoint).value
+        }
+
+        /// Makes the unary call `endpoint` describes and returns the parsed value with the
+        /// metadata that came with it and the time it took.
+        /// - Throws: ``Strata/StrataError`` naming the stage that failed.
+        public func response<Response>(for endpoint: GRPCEndpoint<Response>) async throws(StrataError) -> GRPCResponse<
+            Response
+        > {
+            let start = ContinuousClock.now
+            let (request, head, options) = try prepare(endpoint)
+            let scope = scope(for: endpoint, head: head, options: options)
+            let received: (metadata: Metadata, message: Data, trailing: Metadata)
+            do {
+                received = try await GRPCCallScope.$current.withValue(scope) {
+                    try await calls.unary(
+                        request: request, descriptor: endpoint.request.route.method,
+                        serializer: RawBytesSerializer(), deserializer: RawBytesDeserializer(), options: options
+                    ) { response in
+                        let contents = try response.accepted.get()
+                        return (contents.metadata, try contents.message.get(), contents.trailingMetadata)
                     }
                 }
-            }
-        } catch {
-            throw GRPCErrors.strataError(error, request: head, phase: .readingBody).withRecords(scope.context.records)
-        }
-    }
-
-    /// The call's request (message bytes and metadata), its head for errors, and its options.
-    private func prepare<Response>(_ endpoint: GRPCEndpoint<Response>) throws(StrataError) -> (
-        ClientRequest<[UInt8]>, HTTPRequest, CallOptions
-    ) {
-        let description = endpoint.request
-        let head = description.head
-        let metadata: Metadata
-        do {
-            metadata = try description.metadata()
-        } catch {
-            throw StrataError(.encoding, underlying: error, request: head)
-        }
-        guard let bytes = description.messageBytes else {
-            throw StrataError(
-                .encoding,
-                underlying: MappingError(
-                    type: RequestDescription<GRPCRoute>.self,
-                    description: "a gRPC request's body is one message: give it as .data"),
-                request: head)
-        }
-        var options = CallOptions.defaults
-        options.timeout = endpoint.timeout ?? configuration.timeout
-        if let limit = configuration.maxResponseMessageBytes { options.maxResponseMessageBytes = limit }
-        options.executionPolicy = configuration.executionPolicy
-        return (ClientRequest(message: bytes, metadata: metadata), head, options)
-    }
-
-    /// The call's policy scope: its deadline (from `options`' timeout), its attempts'
-    /// limit, the client's logger, the endpoint's values and retry rule.
-    private func scope<Response>(for endpoint: GRPCEndpoint<Response>, head: HTTPRequest, options: CallOptions)
-        -> GRPCCallScope
-    {
-        var context = MiddlewareContext(
-            deadline: options.timeout.map { ContinuousClock.now + $0 },
-            attemptTimeout: endpoint.attemptTimeout ?? configuration.attemptTimeout, logger: configuration.logger,
-            values: endpoint.options)
-        if let rule = endpoint.retry { context.retry = rule }
-        return GRPCCallScope(context: context, head: head, spansAttempts: true)
-    }
-
-    /// Parses one message with `endpoint`'s parse function, as a ``Strata/StrataError``.
-    private static func parse<Response>(
-        _ bytes: Data, with endpoint: GRPCEndpoint<Response>, head: HTTPRequest
-    ) throws(StrataError) -> Response {
-        try parse(bytes, parse: endpoint.parse, head: head)
-    }
-
-    /// Parses one message, turning a failure into ``Strata/StrataError/Kind/decoding`` or
-    /// ``Strata/StrataError/Kind/mapping`` (by the ``Strata/MappingError/layer``).
-    private static func parse<Response>(
-        _ bytes: Data, parse: (Data) throws -> Response, head: HTTPRequest
-    ) throws(StrataError) -> Response {
-        do {
-            return try parse(bytes)
-        } catch {
-            let mapping = (error as? MappingError) ?? MappingError(type: Response.self, underlying: error)
-            throw StrataError(
-                mapping.layer == .model ? .mapping : .decoding, underlying: mapping.underlying ?? mapping,
-                request: head, body: bytes, mapping: mapping)
-        }
-    }
-}
-
-/// The parsed messages of a server-streaming call (``GRPCNetworker/stream(_:)``), in
-/// order, read at the iteration's pace; a failure ends the iteration with a
-/// ``Strata/StrataError``. Iterate it once.
-@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-public struct GRPCResponseStream<Element: Sendable>: AsyncSequence, Sendable {
-    /// Every failure is a ``Strata/StrataError``.
-    public typealias Failure = StrataError
-
-    private let channel: AsyncThrowingChannel<Element, any Error>
-    private let call: GRPCStreamCall
-
-    init(_ channel: AsyncThrowingChannel<Element, any Error>, call: GRPCStreamCall) {
-        self.channel = channel
-        self.call = call
-    }
-
-    /// Iterates the messages.
-    public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: channel.makeAsyncIterator(), call: call)
-    }
-
-    /// Reads the messages one at a time.
-    public struct AsyncIterator: AsyncIteratorProtocol {
-        var base: AsyncThrowingChannel<Element, any Error>.Iterator
-        let call: GRPCStreamCall
-
-        /// The next message, or `nil` after the last one.
-        /// - Throws: ``Strata/StrataError`` when the call failed or the iterating task was
-        ///   cancelled (`StrataError.Kind.cancelled`).
-        public mutating func next() async throws(StrataError) -> Element? {
-            let call = self.call
-            do {
-                let element = try await withTaskCancellationHandler {
-                    try await base.next()
-                } onCancel: {
-                    call.cancel()
-                }
-                if element == nil, Task.isCancelled { throw CancellationError() }
-                return element
             } catch {
-                throw (error as? StrataError) ?? GRPCErrors.strataError(error, request: call.head, phase: .readingBody)
+                throw GRPCErrors.strataError(error, request: head, phase: .awaitingHead)
+                    .withRecords(scope.context.records)
+            }
+            let value: Response
+            do {
+                value = try Self.parse(received.message, with: endpoint, head: head)
+            } catch {
+                throw error.withRecords(scope.context.records)
+            }
+            return GRPCResponse(
+                value: value, route: endpoint.request.route, metadata: received.metadata,
+                trailingMetadata: received.trailing, duration: start.duration(to: .now), records: scope.context.records)
+        }
+
+        /// Makes the unary call `endpoint` describes and calls `completion` with the result,
+        /// for callback-based code, as `Networker.load(_:completion:)` does.
+        ///
+        /// `completion` runs once, on a background task, not on the main thread.
+        /// - Returns: a handle whose `LoadTask.cancel()` cancels the call.
+        @discardableResult
+        public func load<Response>(
+            _ endpoint: GRPCEndpoint<Response>,
+            completion: @escaping @Sendable (Result<Response, StrataError>) -> Void
+        ) -> LoadTask {
+            LoadTask(
+                Task {
+                    do throws(StrataError) {
+                        completion(.success(try await send(endpoint)))
+                    } catch {
+                        completion(.failure(error))
+                    }
+                })
+        }
+
+        /// Makes the server-streaming call `endpoint` describes: its messages, each read
+        /// through `endpoint`'s parse function, as they arrive.
+        ///
+        /// The call starts at once and ends with the stream: a failure (a status, the deadline,
+        /// a malformed message) ends the iteration with that ``Strata/StrataError``, and
+        /// cancelling the iterating task, or dropping the stream unfinished, cancels the call.
+        /// The stream is read at the iteration's pace: a message is taken from the call only
+        /// once the iteration has the one before, so at most one parsed message waits and a
+        /// slow reader holds the server back through HTTP/2 flow control, however long the
+        /// stream. The transport reads ahead of that on its own, up to its HTTP/2 window and
+        /// its buffers: with `HTTP2ClientTransport.Posix`'s default 8 MiB window, most of a
+        /// 125 MiB stream before the server was held back (measured); a 64 KiB window held it
+        /// to 1–10 MiB. Set the transport's `config.http2.targetWindowSize` to bound it.
+        public func stream<Response: Sendable>(_ endpoint: GRPCEndpoint<Response>) -> GRPCResponseStream<Response> {
+            let channel = AsyncThrowingChannel<Response, any Error>()
+            let task = Task {
+                do throws(StrataError) {
+                    try await self.serverStreaming(endpoint) { value in await channel.send(value) }
+                    channel.finish()
+                } catch {
+                    channel.fail(error)
+                }
+            }
+            return GRPCResponseStream(channel, call: GRPCStreamCall(task, head: endpoint.request.head))
+        }
+
+        /// Runs a server-streaming call, handing each parsed message to `receive`.
+        private func serverStreaming<Response: Sendable>(
+            _ endpoint: GRPCEndpoint<Response>,
+            receive: @escaping @Sendable (Response) async -> Void
+        ) async throws(StrataError) {
+            let (request, head, options) = try prepare(endpoint)
+            let scope = scope(for: endpoint, head: head, options: options)
+            let parse = endpoint.parse
+            do {
+                try await GRPCCallScope.$current.withValue(scope) {
+                    try await calls.serverStreaming(
+                        request: request, descriptor: endpoint.request.route.method,
+                        serializer: RawBytesSerializer(), deserializer: RawBytesDeserializer(), options: options
+                    ) { response in
+                        let contents = try response.accepted.get()
+                        for try await part in contents.bodyParts {
+                            guard case .message(let bytes) = part else { continue }
+                            await receive(try Self.parse(bytes, parse: parse, head: head))
+                        }
+                    }
+                }
+            } catch {
+                throw GRPCErrors.strataError(error, request: head, phase: .readingBody).withRecords(
+                    scope.context.records)
+            }
+        }
+
+        /// The call's request (message bytes and metadata), its head for errors, and its options.
+        private func prepare<Response>(_ endpoint: GRPCEndpoint<Response>) throws(StrataError) -> (
+            ClientRequest<[UInt8]>, HTTPRequest, CallOptions
+        ) {
+            let description = endpoint.request
+            let head = description.head
+            let metadata: Metadata
+            do {
+                metadata = try description.metadata()
+            } catch {
+                throw StrataError(.encoding, underlying: error, request: head)
+            }
+            guard let bytes = description.messageBytes else {
+                throw StrataError(
+                    .encoding,
+                    underlying: MappingError(
+                        type: RequestDescription<GRPCRoute>.self,
+                        description: "a gRPC request's body is one message: give it as .data"),
+                    request: head)
+            }
+            var options = CallOptions.defaults
+            options.timeout = endpoint.timeout ?? configuration.timeout
+            if let limit = configuration.maxResponseMessageBytes { options.maxResponseMessageBytes = limit }
+            options.executionPolicy = configuration.executionPolicy
+            return (ClientRequest(message: bytes, metadata: metadata), head, options)
+        }
+
+        /// The call's policy scope: its deadline (from `options`' timeout), its attempts'
+        /// limit, the client's logger, the endpoint's values and retry rule.
+        private func scope<Response>(for endpoint: GRPCEndpoint<Response>, head: HTTPRequest, options: CallOptions)
+            -> GRPCCallScope
+        {
+            var context = MiddlewareContext(
+                deadline: options.timeout.map { ContinuousClock.now + $0 },
+                attemptTimeout: endpoint.attemptTimeout ?? configuration.attemptTimeout, logger: configuration.logger,
+                values: endpoint.options)
+            if let rule = endpoint.retry { context.retry = rule }
+            return GRPCCallScope(context: context, head: head, spansAttempts: true)
+        }
+
+        /// Parses one message with `endpoint`'s parse function, as a ``Strata/StrataError``.
+        private static func parse<Response>(
+            _ bytes: Data, with endpoint: GRPCEndpoint<Response>, head: HTTPRequest
+        ) throws(StrataError) -> Response {
+            try parse(bytes, parse: endpoint.parse, head: head)
+        }
+
+        /// Parses one message, turning a failure into ``Strata/StrataError/Kind/decoding`` or
+        /// ``Strata/StrataError/Kind/mapping`` (by the ``Strata/MappingError/layer``).
+        private static func parse<Response>(
+            _ bytes: Data, parse: (Data) throws -> Response, head: HTTPRequest
+        ) throws(StrataError) -> Response {
+            do {
+                return try parse(bytes)
+            } catch {
+                let mapping = (error as? MappingError) ?? MappingError(type: Response.self, underlying: error)
+                throw StrataError(
+                    mapping.layer == .model ? .mapping : .decoding, underlying: mapping.underlying ?? mapping,
+                    request: head, body: bytes, mapping: mapping)
             }
         }
     }
-}
 
-/// The task running a server-streaming call: cancelled when its stream is cancelled or
-/// goes away, so no call outlives its reader.
-@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-final class GRPCStreamCall: Sendable {
-    private let task: Task<Void, Never>
-    /// The call's head, for the errors of its reader.
-    let head: HTTPRequest
+    /// The parsed messages of a server-streaming call (``GRPCNetworker/stream(_:)``), in
+    /// order, read at the iteration's pace; a failure ends the iteration with a
+    /// ``Strata/StrataError``. Iterate it once.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    public struct GRPCResponseStream<Element: Sendable>: AsyncSequence, Sendable {
+        /// Every failure is a ``Strata/StrataError``.
+        public typealias Failure = StrataError
 
-    init(_ task: Task<Void, Never>, head: HTTPRequest) {
-        self.task = task
-        self.head = head
+        private let channel: AsyncThrowingChannel<Element, any Error>
+        private let call: GRPCStreamCall
+
+        init(_ channel: AsyncThrowingChannel<Element, any Error>, call: GRPCStreamCall) {
+            self.channel = channel
+            self.call = call
+        }
+
+        /// Iterates the messages.
+        public func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(base: channel.makeAsyncIterator(), call: call)
+        }
+
+        /// Reads the messages one at a time.
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            var base: AsyncThrowingChannel<Element, any Error>.Iterator
+            let call: GRPCStreamCall
+
+            /// The next message, or `nil` after the last one.
+            /// - Throws: ``Strata/StrataError`` when the call failed or the iterating task was
+            ///   cancelled (`StrataError.Kind.cancelled`).
+            public mutating func next() async throws(StrataError) -> Element? {
+                let call = self.call
+                do {
+                    let element = try await withTaskCancellationHandler {
+                        try await base.next()
+                    } onCancel: {
+                        call.cancel()
+                    }
+                    if element == nil, Task.isCancelled { throw CancellationError() }
+                    return element
+                } catch {
+                    throw (error as? StrataError)
+                        ?? GRPCErrors.strataError(error, request: call.head, phase: .readingBody)
+                }
+            }
+        }
     }
 
-    func cancel() {
-        task.cancel()
-    }
+    /// The task running a server-streaming call: cancelled when its stream is cancelled or
+    /// goes away, so no call outlives its reader.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    final class GRPCStreamCall: Sendable {
+        private let task: Task<Void, Never>
+        /// The call's head, for the errors of its reader.
+        let head: HTTPRequest
 
-    deinit {
-        task.cancel()
+        init(_ task: Task<Void, Never>, head: HTTPRequest) {
+            self.task = task
+            self.head = head
+        }
+
+        func cancel() {
+            task.cancel()
+        }
+
+        deinit {
+            task.cancel()
+        }
     }
-}
+#endif

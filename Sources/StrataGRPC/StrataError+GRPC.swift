@@ -1,140 +1,142 @@
-import Foundation
-import GRPCCore
-import HTTPTypes
-import NIOCore
-import NIOPosix
-import Strata
+#if GRPC
+    import Foundation
+    import GRPCCore
+    import HTTPTypes
+    import NIOCore
+    import NIOPosix
+    import Strata
 
-extension StrataError.Kind {
-    /// The server ended a gRPC call with a status other than `OK` that is not a transport
-    /// failure or a cancellation: `unauthenticated`, `permissionDenied`, `invalidArgument`,
-    /// `notFound`, `resourceExhausted`… ``Strata/StrataError/grpcStatus`` holds the code,
-    /// its message and the trailing metadata (the gRPC counterpart of
-    /// `StrataError.Kind.unacceptableStatus`).
+    extension StrataError.Kind {
+        /// The server ended a gRPC call with a status other than `OK` that is not a transport
+        /// failure or a cancellation: `unauthenticated`, `permissionDenied`, `invalidArgument`,
+        /// `notFound`, `resourceExhausted`… ``Strata/StrataError/grpcStatus`` holds the code,
+        /// its message and the trailing metadata (the gRPC counterpart of
+        /// `StrataError.Kind.unacceptableStatus`).
+        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+        public static let grpcStatus = StrataError.Kind("grpcStatus") { error in
+            guard let status = error.grpcStatus else { return "gRPC status failed" }
+            return "gRPC status \(status)"
+        }
+    }
+
+    /// The status a gRPC call ended with, as a failed call's ``Strata/StrataError`` keeps it.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-    public static let grpcStatus = StrataError.Kind("grpcStatus") { error in
-        guard let status = error.grpcStatus else { return "gRPC status failed" }
-        return "gRPC status \(status)"
+    public struct GRPCStatus: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The status code, such as `.notFound`.
+        public var code: RPCError.Code
+        /// The status message the server (or the client library) gave.
+        public var message: String
+        /// The trailing metadata that came with the status.
+        public var metadata: Metadata
+
+        /// Creates a status.
+        public init(code: RPCError.Code, message: String, metadata: Metadata = [:]) {
+            self.code = code
+            self.message = message
+            self.metadata = metadata
+        }
+
+        /// The status of an `RPCError`.
+        public init(_ error: RPCError) {
+            self.init(code: error.code, message: error.message, metadata: error.metadata)
+        }
+
+        /// `notFound (5): no user 42`.
+        public var description: String {
+            let name = String(describing: code)
+            return message.isEmpty ? "\(name) (\(code.rawValue))" : "\(name) (\(code.rawValue)): \(message)"
+        }
     }
-}
 
-/// The status a gRPC call ended with, as a failed call's ``Strata/StrataError`` keeps it.
-@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-public struct GRPCStatus: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The status code, such as `.notFound`.
-    public var code: RPCError.Code
-    /// The status message the server (or the client library) gave.
-    public var message: String
-    /// The trailing metadata that came with the status.
-    public var metadata: Metadata
-
-    /// Creates a status.
-    public init(code: RPCError.Code, message: String, metadata: Metadata = [:]) {
-        self.code = code
-        self.message = message
-        self.metadata = metadata
+    extension StrataError {
+        /// The gRPC status a failed gRPC call ended with (code, message, trailing metadata),
+        /// whatever its `kind`: ``Kind/grpcStatus``, a timeout (`deadlineExceeded`), a
+        /// connection failure (`unavailable`) or a cancellation (`cancelled`); `nil` for
+        /// failures that are not a status (a malformed message is `Kind.decoding`).
+        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+        public var grpcStatus: GRPCStatus? {
+            if let status = underlying as? GRPCStatus { return status }
+            return transportError?.underlying as? GRPCStatus
+        }
     }
 
-    /// The status of an `RPCError`.
-    public init(_ error: RPCError) {
-        self.init(code: error.code, message: error.message, metadata: error.metadata)
-    }
-
-    /// `notFound (5): no user 42`.
-    public var description: String {
-        let name = String(describing: code)
-        return message.isEmpty ? "\(name) (\(code.rawValue))" : "\(name) (\(code.rawValue)): \(message)"
-    }
-}
-
-extension StrataError {
-    /// The gRPC status a failed gRPC call ended with (code, message, trailing metadata),
-    /// whatever its `kind`: ``Kind/grpcStatus``, a timeout (`deadlineExceeded`), a
-    /// connection failure (`unavailable`) or a cancellation (`cancelled`); `nil` for
-    /// failures that are not a status (a malformed message is `Kind.decoding`).
+    /// How a gRPC failure becomes a ``Strata/StrataError``.
+    ///
+    /// | gRPC status | ``Strata/StrataError/Kind`` |
+    /// |---|---|
+    /// | `deadlineExceeded` | ``Strata/StrataError/Kind/transport``, ``Strata/TransportError/Kind/timedOut`` |
+    /// | `unavailable` | ``Strata/StrataError/Kind/transport``, ``Strata/TransportError/Kind/connectionRefused`` when nothing listened, otherwise ``Strata/TransportError/Kind/connectionLost`` |
+    /// | `cancelled` (or the calling task was cancelled) | ``Strata/StrataError/Kind/cancelled`` |
+    /// | `unavailable` from ``GRPCCircuitBreakerInterceptor`` (caused by a ``Strata/CircuitOpenError``) | ``Strata/StrataError/Kind/circuitOpen`` |
+    /// | a failed credential load or refresh of ``GRPCAuthenticationInterceptor`` | ``Strata/StrataError/Kind/middleware`` |
+    /// | every other code | ``Strata/StrataError/Kind/grpcStatus`` |
+    ///
+    /// The status itself (code, message, trailing metadata) is ``Strata/StrataError/grpcStatus``.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-    public var grpcStatus: GRPCStatus? {
-        if let status = underlying as? GRPCStatus { return status }
-        return transportError?.underlying as? GRPCStatus
-    }
-}
-
-/// How a gRPC failure becomes a ``Strata/StrataError``.
-///
-/// | gRPC status | ``Strata/StrataError/Kind`` |
-/// |---|---|
-/// | `deadlineExceeded` | ``Strata/StrataError/Kind/transport``, ``Strata/TransportError/Kind/timedOut`` |
-/// | `unavailable` | ``Strata/StrataError/Kind/transport``, ``Strata/TransportError/Kind/connectionRefused`` when nothing listened, otherwise ``Strata/TransportError/Kind/connectionLost`` |
-/// | `cancelled` (or the calling task was cancelled) | ``Strata/StrataError/Kind/cancelled`` |
-/// | `unavailable` from ``GRPCCircuitBreakerInterceptor`` (caused by a ``Strata/CircuitOpenError``) | ``Strata/StrataError/Kind/circuitOpen`` |
-/// | a failed credential load or refresh of ``GRPCAuthenticationInterceptor`` | ``Strata/StrataError/Kind/middleware`` |
-/// | every other code | ``Strata/StrataError/Kind/grpcStatus`` |
-///
-/// The status itself (code, message, trailing metadata) is ``Strata/StrataError/grpcStatus``.
-@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-enum GRPCErrors {
-    /// The error for `error`, thrown by a call whose head was `request`.
-    static func strataError(_ error: any Error, request: HTTPRequest, phase: StrataError.Phase) -> StrataError {
-        if let error = error as? StrataError { return error }
-        if error is CancellationError { return StrataError(.cancelled, request: request) }
-        let rpcError = rpcError(in: error)
-        // The caller's cancellation wins over whatever the cancelled call ended with, but
-        // for the call's own deadline.
-        if Task.isCancelled, rpcError?.code != .deadlineExceeded {
-            return StrataError(.cancelled, underlying: rpcError.map(GRPCStatus.init) ?? error, request: request)
-        }
-        guard let rpcError else {
-            return StrataError(.transport, underlying: TransportError(.other, underlying: error), request: request)
-        }
-        if let open = rpcError.cause as? CircuitOpenError {
-            return StrataError(.circuitOpen, underlying: open, request: request)
-        }
-        if let failure = rpcError.cause as? GRPCInterceptorFailure {
-            return StrataError(
-                .middleware, underlying: failure.error, request: request, middleware: failure.interceptor)
-        }
-        let status = GRPCStatus(rpcError)
-        switch rpcError.code {
-        case .deadlineExceeded:
-            let transport = TransportError(.timedOut, underlying: status, detail: "gRPC \(status)")
-            return StrataError(.transport, underlying: transport, request: request, phase: phase)
-        case .unavailable:
-            let kind: TransportError.Kind = isRefusal(rpcError) ? .connectionRefused : .connectionLost
-            let transport = TransportError(kind, underlying: status, detail: "gRPC \(status)")
-            return StrataError(.transport, underlying: transport, request: request, phase: phase)
-        case .cancelled:
-            return StrataError(.cancelled, underlying: status, request: request)
-        default:
-            return StrataError(.grpcStatus, underlying: status, request: request)
-        }
-    }
-
-    /// The `RPCError` in `error`: the error itself, or a `RuntimeError` or wrapped cause.
-    private static func rpcError(in error: any Error) -> RPCError? {
-        if let rpcError = error as? RPCError { return rpcError }
-        if let convertible = error as? any RPCErrorConvertible { return RPCError(convertible) }
-        return nil
-    }
-
-    /// Whether the causes of an `unavailable` status say nothing listened at the address.
-    private static func isRefusal(_ error: RPCError) -> Bool {
-        var cause: (any Error)? = error.cause
-        var depth = 0
-        while let current = cause, depth < 8 {
-            if let io = current as? IOError, io.errnoCode == ECONNREFUSED { return true }
-            if let connection = current as? NIOConnectionError,
-                connection.connectionErrors.contains(where: { ($0.error as? IOError)?.errnoCode == ECONNREFUSED })
-            {
-                return true
+    enum GRPCErrors {
+        /// The error for `error`, thrown by a call whose head was `request`.
+        static func strataError(_ error: any Error, request: HTTPRequest, phase: StrataError.Phase) -> StrataError {
+            if let error = error as? StrataError { return error }
+            if error is CancellationError { return StrataError(.cancelled, request: request) }
+            let rpcError = rpcError(in: error)
+            // The caller's cancellation wins over whatever the cancelled call ended with, but
+            // for the call's own deadline.
+            if Task.isCancelled, rpcError?.code != .deadlineExceeded {
+                return StrataError(.cancelled, underlying: rpcError.map(GRPCStatus.init) ?? error, request: request)
             }
-            if String(describing: current).localizedCaseInsensitiveContains("connection refused") { return true }
-            switch current {
-            case let rpc as RPCError: cause = rpc.cause
-            case let runtime as RuntimeError: cause = runtime.cause
-            default: cause = nil
+            guard let rpcError else {
+                return StrataError(.transport, underlying: TransportError(.other, underlying: error), request: request)
             }
-            depth += 1
+            if let open = rpcError.cause as? CircuitOpenError {
+                return StrataError(.circuitOpen, underlying: open, request: request)
+            }
+            if let failure = rpcError.cause as? GRPCInterceptorFailure {
+                return StrataError(
+                    .middleware, underlying: failure.error, request: request, middleware: failure.interceptor)
+            }
+            let status = GRPCStatus(rpcError)
+            switch rpcError.code {
+            case .deadlineExceeded:
+                let transport = TransportError(.timedOut, underlying: status, detail: "gRPC \(status)")
+                return StrataError(.transport, underlying: transport, request: request, phase: phase)
+            case .unavailable:
+                let kind: TransportError.Kind = isRefusal(rpcError) ? .connectionRefused : .connectionLost
+                let transport = TransportError(kind, underlying: status, detail: "gRPC \(status)")
+                return StrataError(.transport, underlying: transport, request: request, phase: phase)
+            case .cancelled:
+                return StrataError(.cancelled, underlying: status, request: request)
+            default:
+                return StrataError(.grpcStatus, underlying: status, request: request)
+            }
         }
-        return false
+
+        /// The `RPCError` in `error`: the error itself, or a `RuntimeError` or wrapped cause.
+        private static func rpcError(in error: any Error) -> RPCError? {
+            if let rpcError = error as? RPCError { return rpcError }
+            if let convertible = error as? any RPCErrorConvertible { return RPCError(convertible) }
+            return nil
+        }
+
+        /// Whether the causes of an `unavailable` status say nothing listened at the address.
+        private static func isRefusal(_ error: RPCError) -> Bool {
+            var cause: (any Error)? = error.cause
+            var depth = 0
+            while let current = cause, depth < 8 {
+                if let io = current as? IOError, io.errnoCode == ECONNREFUSED { return true }
+                if let connection = current as? NIOConnectionError,
+                    connection.connectionErrors.contains(where: { ($0.error as? IOError)?.errnoCode == ECONNREFUSED })
+                {
+                    return true
+                }
+                if String(describing: current).localizedCaseInsensitiveContains("connection refused") { return true }
+                switch current {
+                case let rpc as RPCError: cause = rpc.cause
+                case let runtime as RuntimeError: cause = runtime.cause
+                default: cause = nil
+                }
+                depth += 1
+            }
+            return false
+        }
     }
-}
+#endif

@@ -225,7 +225,7 @@ struct Options: Sendable {
     }
 
     static let usage = """
-        usage: swift run -c release strata-bench [--requests N] [--rounds R] [--quick]
+        usage: swift run -c release --enable-all-traits strata-bench [--requests N] [--rounds R] [--quick]
                  [--only GROUPS] [--in-process] [--json PATH]
                  the pairs: raw AsyncHTTPClient vs Strata over it, raw URLSession vs Strata
                  over URLSessionTransport, Strata over an in-memory transport with 0 vs 5
@@ -250,14 +250,14 @@ struct Options: Sendable {
                  --in-process: the server runs in this process (its CPU then counts as the
                    client's); by default the bench starts itself with --serve as a child
                  --json PATH: the same results as JSON, with a ratio per pair and workload
-               swift run -c release strata-bench --soak [--server] [--requests N | --seconds S]
+               swift run -c release --enable-all-traits strata-bench --soak [--server] [--requests N | --seconds S]
                  [--concurrency C] [--idle-seconds S] [--max-growth-mb X]
                  sustained load with the default 60 s timeout, sampling RSS:
                  a Networker over an in-bench instant transport (default 200000 requests),
                  or with --server over AsyncHTTPClient against the test server (default 30 s);
                  C tasks (default 16); S seconds idle after the load (default 5);
                  exits 1 when RSS grows more than X MB after the warm-up
-               swift run -c release strata-bench --sse [--events N] [--quick] [--only PARTS]
+               swift run -c release --enable-all-traits strata-bench --sse [--events N] [--quick] [--only PARTS]
                  [--in-process] [--json PATH]
                  the stream parsers: MB/s of Strata's serverSentEvents() vs
                  swift-openapi-runtime's asDecodedServerSentEvents() on the same 100 MB in
@@ -267,7 +267,7 @@ struct Options: Sendable {
                  1 GiB goes through each parser (target < 32 MB)
                  --quick: 10 MB per throughput run and 64 MB per memory run
                  PARTS: comma-separated of memory, parse, loopback (default all)
-               swift run -c release strata-bench --download [--download-mb N] [--rounds R]
+               swift run -c release --enable-all-traits strata-bench --download [--download-mb N] [--rounds R]
                  [--only VARIANTS] [--in-process] [--json PATH]
                  a file of N MiB (default 256) from the bench server's GET /download/N,
                  written to a temporary file by raw AsyncHTTPClient (FileDownloadDelegate),

@@ -1,8 +1,8 @@
 // strata-bench: what Strata costs on top of its transport. See Benchmarks.md and `--help`.
 //
-//     swift run -c release strata-bench                    # the pairs, ~5 minutes
-//     swift run -c release strata-bench --quick            # a smoke run
-//     swift run -c release strata-bench --json out.json    # and the results as JSON
+//     swift run -c release --enable-all-traits strata-bench                    # the pairs, ~5 minutes
+//     swift run -c release --enable-all-traits strata-bench --quick            # a smoke run
+//     swift run -c release --enable-all-traits strata-bench --json out.json    # and the results as JSON
 //
 // The pairs (Harness.swift), each run in one process in alternating rounds, the order
 // rotated: raw AsyncHTTPClient vs Strata over it; raw URLSession vs Strata over

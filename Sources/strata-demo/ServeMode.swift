@@ -10,7 +10,7 @@ enum ServeMode {
             """
             Strata demo server listening on \(url)
             Try:  curl \(url)/users/1
-                  swift run strata-demo --base-url \(url)
+                  swift run --enable-all-traits strata-demo --base-url \(url)
             Press Ctrl-C to stop.
             """)
         try await server.runUntilCancelled()

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 
-/// `swift run strata-demo`: starts the embedded demo server and tours Strata's
+/// `swift run --enable-all-traits strata-demo`: starts the embedded demo server and tours Strata's
 /// features against it, one transcript line a step.
 @main
 struct StrataDemoCommand: AsyncParsableCommand {

@@ -7,9 +7,15 @@
 // `python3 scripts/doc-examples.py`; DocExamplesAreCurrentTests fails when this file is stale.
 //
 // Skipped by a `doc-examples: skip` marker:
-// - README.md#adding-strata (line 43): Package.swift lines: PackageDescription cannot be imported by a test
+// - README.md#adding-strata (line 47): Package.swift lines: PackageDescription cannot be imported by a test
+// - README.md#adding-strata-2 (line 63): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/Strata/Documentation.docc/GRPC.md#overview (line 45): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
 // - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package (line 15): Package.swift lines: PackageDescription cannot be imported by a test
+// - Sources/StrataGRPC/Documentation.docc/StrataGRPC.md#overview (line 22): Package.swift lines: PackageDescription cannot be imported by a test
+// - Sources/StrataObservability/Documentation.docc/StrataObservability.md#overview (line 19): Package.swift lines: PackageDescription cannot be imported by a test
+// - Sources/StrataOpenAPI/Documentation.docc/StrataOpenAPI.md#overview (line 19): Package.swift lines: PackageDescription cannot be imported by a test
+// - Sources/StrataSQLiteCache/Documentation.docc/StrataSQLiteCache.md#overview (line 19): Package.swift lines: PackageDescription cannot be imported by a test
+// - Sources/StrataSwinject/Documentation.docc/StrataSwinject.md#overview (line 17): Package.swift lines: PackageDescription cannot be imported by a test
 
 import Foundation
 import class Hummingbird.Router
@@ -765,7 +771,7 @@ func example_StrataFaultServer_FaultServer_1() async throws {
 
 // MARK: - Sources/StrataObservability/StrataMetrics.swift
 
-/// `Sources/StrataObservability/StrataMetrics.swift`, example 1 (line 9).
+/// `Sources/StrataObservability/StrataMetrics.swift`, example 1 (line 10).
 func example_StrataObservability_StrataMetrics_1() async throws {
     // doc-example: Sources/StrataObservability/StrataMetrics.swift#1
     var configuration = Networker.Configuration()
@@ -776,7 +782,7 @@ func example_StrataObservability_StrataMetrics_1() async throws {
 
 // MARK: - Sources/StrataObservability/TelemetryMiddleware.swift
 
-/// `Sources/StrataObservability/TelemetryMiddleware.swift`, example 1 (line 14).
+/// `Sources/StrataObservability/TelemetryMiddleware.swift`, example 1 (line 15).
 func example_StrataObservability_TelemetryMiddleware_1() async throws {
     let transport = MockTransport()
     // doc-example: Sources/StrataObservability/TelemetryMiddleware.swift#1
@@ -789,7 +795,7 @@ func example_StrataObservability_TelemetryMiddleware_1() async throws {
 
 // MARK: - Sources/StrataObservability/URLRedaction.swift
 
-/// `Sources/StrataObservability/URLRedaction.swift`, example 1 (line 8).
+/// `Sources/StrataObservability/URLRedaction.swift`, example 1 (line 9).
 func example_StrataObservability_URLRedaction_1() async throws {
     // doc-example: Sources/StrataObservability/URLRedaction.swift#1
     let telemetry = TelemetryMiddleware(redaction: URLRedaction(keepingQueryValuesOf: ["page", "per_page"]))
@@ -799,7 +805,7 @@ func example_StrataObservability_URLRedaction_1() async throws {
 
 // MARK: - Sources/StrataOpenAPI/NetworkerTransport.swift
 
-/// `Sources/StrataOpenAPI/NetworkerTransport.swift`, example 1 (line 13).
+/// `Sources/StrataOpenAPI/NetworkerTransport.swift`, example 1 (line 14).
 func example_StrataOpenAPI_NetworkerTransport_1() async throws {
     let transport = MockTransport()
     let serverURL = URL(fileURLWithPath: "/")
@@ -813,7 +819,7 @@ func example_StrataOpenAPI_NetworkerTransport_1() async throws {
 
 // MARK: - Sources/StrataOpenAPI/OpenAPIMiddleware.swift
 
-/// `Sources/StrataOpenAPI/OpenAPIMiddleware.swift`, example 1 (line 10).
+/// `Sources/StrataOpenAPI/OpenAPIMiddleware.swift`, example 1 (line 11).
 func example_StrataOpenAPI_OpenAPIMiddleware_1() async throws {
     let someClientMiddleware = StrataClientMiddleware(LoggingMiddleware())
     let transport = MockTransport()
@@ -825,7 +831,7 @@ func example_StrataOpenAPI_OpenAPIMiddleware_1() async throws {
 
 // MARK: - Sources/StrataOpenAPI/OpenAPITransport.swift
 
-/// `Sources/StrataOpenAPI/OpenAPITransport.swift`, example 1 (line 11).
+/// `Sources/StrataOpenAPI/OpenAPITransport.swift`, example 1 (line 12).
 func example_StrataOpenAPI_OpenAPITransport_1() async throws {
     let someClientTransport = NetworkerTransport(Networker(transport: MockTransport()))
     // doc-example: Sources/StrataOpenAPI/OpenAPITransport.swift#1
@@ -836,7 +842,7 @@ func example_StrataOpenAPI_OpenAPITransport_1() async throws {
 
 // MARK: - Sources/StrataOpenAPI/StrataClientMiddleware.swift
 
-/// `Sources/StrataOpenAPI/StrataClientMiddleware.swift`, example 1 (line 11).
+/// `Sources/StrataOpenAPI/StrataClientMiddleware.swift`, example 1 (line 12).
 func example_StrataOpenAPI_StrataClientMiddleware_1() async throws {
     let serverURL = URL(fileURLWithPath: "/")
     let transport = NetworkerTransport(Networker(transport: MockTransport()))
@@ -850,7 +856,7 @@ func example_StrataOpenAPI_StrataClientMiddleware_1() async throws {
 
 // MARK: - Sources/StrataSQLiteCache/SQLiteCacheStore.swift
 
-/// `Sources/StrataSQLiteCache/SQLiteCacheStore.swift`, example 1 (line 10).
+/// `Sources/StrataSQLiteCache/SQLiteCacheStore.swift`, example 1 (line 11).
 func example_StrataSQLiteCache_SQLiteCacheStore_1() async throws {
     let cachesDirectory = URL(fileURLWithPath: NSTemporaryDirectory())
     // doc-example: Sources/StrataSQLiteCache/SQLiteCacheStore.swift#1
@@ -878,7 +884,7 @@ func example_StrataServerLifecycle_InProcessServer_1() async throws {
 
 // MARK: - Sources/StrataSwinject/StrataAssembly.swift
 
-/// `Sources/StrataSwinject/StrataAssembly.swift`, example 1 (line 10).
+/// `Sources/StrataSwinject/StrataAssembly.swift`, example 1 (line 11).
 func example_StrataSwinject_StrataAssembly_1() async throws {
     let mock = MockTransport()
     // doc-example: Sources/StrataSwinject/StrataAssembly.swift#1
@@ -1016,7 +1022,7 @@ func example_StrataTesting_MockTransport_1() async throws {
 
 // MARK: - README.md
 
-/// `README.md`, example quick-start (line 71).
+/// `README.md`, example quick-start (line 100).
 func example_README_quick_start() async throws -> (url: String?, contentType: String?, body: Data?, userURL: String?) {
     // doc-example: README.md#quick-start
     // Raw layer: what the server sends. `typealias Raw = JSON` is all a Codable DTO needs.

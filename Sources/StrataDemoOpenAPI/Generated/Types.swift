@@ -418,9 +418,9 @@ extension APIProtocol {
 
 /// Server URLs defined in the OpenAPI document.
 public enum Servers {
-    /// `swift run strata-demo --serve` (the tests start it on a free port)
+    /// `swift run --enable-all-traits strata-demo --serve` (the tests start it on a free port)
     public enum Server1 {
-        /// `swift run strata-demo --serve` (the tests start it on a free port)
+        /// `swift run --enable-all-traits strata-demo --serve` (the tests start it on a free port)
         public static func url() throws -> Foundation.URL {
             try Foundation.URL(
                 validatingOpenAPIServerURL: "http://127.0.0.1:8080",
@@ -428,7 +428,7 @@ public enum Servers {
             )
         }
     }
-    /// `swift run strata-demo --serve` (the tests start it on a free port)
+    /// `swift run --enable-all-traits strata-demo --serve` (the tests start it on a free port)
     @available(*, deprecated, renamed: "Servers.Server1.url")
     public static func server1() throws -> Foundation.URL {
         try Foundation.URL(
