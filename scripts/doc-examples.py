@@ -42,6 +42,11 @@ SOURCES = ROOT / "Sources"
 README = ROOT / "README.md"
 
 
+# The in-process servers (on Hummingbird 2) and the availability they need.
+SERVER_TYPES = re.compile(r"\b(DemoServer|TestServer|FaultServer|InProcessServer|Router)\b")
+SERVER_AVAILABILITY = "@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)"
+
+
 def article_paths() -> list[Path]:
     """The DocC articles and module pages, whose ```swift blocks compile like README's."""
     return sorted(SOURCES.glob("*/Documentation.docc/**/*.md"), key=lambda p: p.relative_to(ROOT).as_posix())
@@ -813,6 +818,10 @@ def render(examples: list[Example], skipped: list[tuple[Example, str]]) -> str:
             out += ["", f"// MARK: - {example.path}"]
         out.append("")
         location = f"`{example.path}`, example {example.name} (line {example.line})"
+        # An example that starts an in-process server (Hummingbird 2) is available where
+        # the server is; scripts/check-availability.py checks the rest.
+        needs_server = SERVER_TYPES.search("\n".join([context.parameters] + declarations + example.lines))
+        availability = [SERVER_AVAILABILITY] if needs_server else []
         marker = [f"// doc-example: {example.key}"] + example.lines + ["// end doc-example"]
         if kind == "file":
             if context.parameters or context.returns:
@@ -832,12 +841,14 @@ def render(examples: list[Example], skipped: list[tuple[Example, str]]) -> str:
             if context.parameters or context.returns:
                 raise GenerationError(f"{location}: a declarations-only example takes no parameters and returns nothing")
             out.append(f"/// {location}.")
+            out += availability
             out.append(f"enum DocExample_{example.symbol} {{")
             out += indented(declarations + marker, "    ")
             out.append("}")
         else:
             returns = f" -> {context.returns[0]}" if context.returns else ""
             out.append(f"/// {location}.")
+            out += availability
             out.append(f"func example_{example.symbol}({context.parameters}) async throws{returns} {{")
             body = declarations + marker + [f"_ = {name}" for name in bound_names(example)]
             if context.returns:

@@ -16,6 +16,7 @@ import StrataServerLifecycle
 ///
 /// See ``DemoRoutes`` for the endpoints. Every instance has its own state: the
 /// `/flaky` counter, issued tokens and registered users start afresh.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 public final class DemoServer: Sendable {
     /// `http://HOST:PORT`, with the port the server actually listens on.
     public let baseURL: URL

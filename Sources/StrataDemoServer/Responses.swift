@@ -3,6 +3,7 @@ import Hummingbird
 import NIOCore
 
 /// Builds the demo API's responses.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 enum Responses {
     /// `value` as JSON with sorted keys.
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response
@@ -41,6 +42,7 @@ enum Responses {
     }
 }
 
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 extension Request {
     /// The body, up to `limit` bytes.
     mutating func bodyBytes(limit: Int = 16 * 1024 * 1024) async throws -> [UInt8] {

@@ -20,6 +20,7 @@ import NIOPosix
 /// #expect(server.requestCount == 1)
 /// await server.shutdown()
 /// ```
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 public final class FaultServer: Sendable {
     /// The port the server listens on, chosen by the system.
     public let port: Int

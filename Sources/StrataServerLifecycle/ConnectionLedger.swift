@@ -13,6 +13,7 @@ import NIOCore
 /// connection from set-up until its handler returns; once the server has stopped,
 /// ``closeAndFinishUnserved()`` finishes and closes whatever is left, and refuses
 /// connections set up after that.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 final class ConnectionLedger: Sendable {
     /// Thrown from set-up once the ledger is closed: the connection is refused.
     struct Closed: Error {}

@@ -20,6 +20,7 @@ import Strata
 /// print(server.port)
 /// await server.shutdown()
 /// ```
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 public final class InProcessServer: Sendable {
     /// The port the server listens on.
     public let port: Int

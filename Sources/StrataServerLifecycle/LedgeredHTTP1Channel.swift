@@ -4,6 +4,7 @@ import NIOCore
 
 /// Hummingbird's HTTP/1 child channel, with every connection kept in a
 /// ``ConnectionLedger`` from set-up until its handler returns.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 struct LedgeredHTTP1Channel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 

@@ -17,6 +17,7 @@ import NIOCore
 /// }
 /// // body == "ok fresh-1", auth.accepted == 1
 /// ```
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 public final class AuthRoutes: Sendable {
     /// The path of the protected route.
     public static let path = "/auth/protected"

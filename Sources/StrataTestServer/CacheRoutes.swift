@@ -17,6 +17,7 @@ import NIOCore
 /// the `lm` value, gets `304` with the same fields and no body. `POST`, `PUT` and
 /// `DELETE /cache/{name}` count too and answer `204` with `Location: {location}` when the
 /// query has one.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 public final class CacheRoutes: Sendable {
     private struct State {
         var hits: [String: Int] = [:]

@@ -21,6 +21,7 @@ import StrataServerLifecycle
 /// - `/redirect-to?status={code}&location={URL}` (`GET`, `HEAD`, `POST`, `PUT`, `DELETE`):
 ///   that status (302 by default) with that `Location` and the body `moved`.
 /// - `GET /loop`: `302` to itself.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 public enum EchoRoutes {
     /// Adds the routes to `router`.
     public static func register(on router: Router<BasicRequestContext>) {

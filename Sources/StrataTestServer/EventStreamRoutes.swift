@@ -20,6 +20,7 @@ import Strata
 ///   with `Last-Event-ID: 1` gets `204`.
 /// - `GET /events/endless`: an event every 5 ms until the client goes away.
 /// - `GET /events/moved?{query}`: `307 Temporary Redirect` to `/events/feed?{query}`.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 public final class EventStreamRoutes: Sendable {
     /// One connection a route received.
     public struct Connection: Sendable, Equatable {

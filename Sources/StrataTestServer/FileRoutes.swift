@@ -11,6 +11,7 @@ import StrataServerLifecycle
 /// ``set(_:_:)``, has the next response close its connection after some bytes with
 /// ``drop(_:after:)`` or go silent after them with ``stall(_:after:)``, and makes the
 /// server ignore ranges with ``ignoresRanges``.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 public final class FileRoutes: Sendable {
     private struct Stored: Sendable {
         /// The bytes, or the file on disk they are read from as they are sent.

@@ -12,6 +12,7 @@ import NIOConcurrencyHelpers
 /// - `GET /paged/link?page=N`: page `N` of 5 items, with a `Link` field of several links —
 ///   relative targets, quoted parameters with commas and semicolons, `rel` with two
 ///   relation types — whose `next` is left out on the last page.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 public final class PaginationRoutes: Sendable {
     /// One item of a paged list.
     public struct Item: Codable, Sendable, Equatable {

@@ -21,6 +21,7 @@ import Strata
 ///   that never ends: the writer stops only when the connection closes.
 /// - `GET /moved`: `301 Moved Permanently` to `/json/user/1`, with the body
 ///   ``movedBody`` (`text/plain`).
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 public enum StreamingRoutes {
     /// The body of `GET /moved`.
     public static let movedBody = "moved to /json/user/1"
@@ -161,6 +162,7 @@ public final class StreamProbe: Sendable {
     }
 }
 
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 extension TestServer {
     /// Runs `body` with a fresh server that also serves the ``StreamingRoutes``, and the
     /// probe those routes report to; the server is always shut down.

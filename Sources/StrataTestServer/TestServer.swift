@@ -5,6 +5,7 @@ import StrataServerLifecycle
 
 /// An in-process Hummingbird server on 127.0.0.1 with a free port, for tests that
 /// need a real HTTP peer. Start it, use ``baseURL``, then ``shutdown()``.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 public final class TestServer: Sendable {
     /// `http://127.0.0.1:PORT`.
     public let baseURL: URL

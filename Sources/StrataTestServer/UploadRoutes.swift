@@ -5,6 +5,7 @@ import Hummingbird
 /// ``UploadReceipt`` — how many bytes arrived, their FNV-1a digest, the request's
 /// `Content-Length` and `Transfer-Encoding` — so a test can check an upload byte for byte
 /// without the server holding it.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 public enum UploadRoutes {
     /// Adds the route to `router`.
     public static func register(on router: Router<BasicRequestContext>) {

@@ -13,6 +13,7 @@ import StrataTestServer
 /// By default it runs in a child process — this executable started again with the hidden
 /// `--serve` flag, which prints the port and serves until its standard input closes — so
 /// that the client's CPU time is the client's alone. `--in-process` runs it in this process.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 enum BenchServer {
     /// A running server: where it listens and how to stop it.
     struct Handle: Sendable {

@@ -18,6 +18,7 @@ import struct StrataDemo.PhotoEntry
 /// --iterations N` runs case `NAME` `N` times, sequentially, with no I/O. The script runs
 /// each case twice with different `N` under valgrind; the difference of the totals over
 /// the difference of `N` is the cost of one iteration, without the process's start-up.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 enum CallgrindCase: String, CaseIterable {
     /// One `GET` of the 193-byte user through a `Networker` over ``InstantTransport``
     /// with 5 pass-through middleware, decoded into the model (bytes → DTO → model).

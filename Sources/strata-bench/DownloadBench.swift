@@ -21,6 +21,7 @@ import StrataURLSession
 ///
 /// The server runs in a child process (the hidden `--serve`) unless `--in-process`, so
 /// that the RSS and CPU measured are the client's alone.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 enum DownloadBench {
     /// Bytes in a MB, as the rest of the bench counts (2²⁰).
     static let megabyte = 1_048_576.0
@@ -354,6 +355,7 @@ enum DownloadVariant: String, CaseIterable, Codable, Sendable {
 // MARK: Results
 
 /// The results of `--download`, printed as a table and written by `--json`.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 struct DownloadReport: Codable, Sendable {
     /// When the run started (ISO 8601).
     var date: String
@@ -427,6 +429,7 @@ struct DownloadReport: Codable, Sendable {
 }
 
 /// One variant's rounds.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 struct DownloadVariantReport: Codable, Sendable {
     /// The variant.
     var variant: DownloadVariant

@@ -11,6 +11,7 @@ import StrataURLSession
 
 /// The pairs mode: runs every selected group's workloads, prints a table and the
 /// targets, and writes `--json`.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 enum Harness {
     /// Runs the pairs; returns the exit status (1 when a request failed).
     static func run(_ options: Options) async -> Int32 {

@@ -1,6 +1,7 @@
 import Foundation
 
 /// The command line, parsed by hand (see ``usage``).
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 struct Options: Sendable {
     /// What the run does.
     enum Mode: Sendable {

@@ -13,6 +13,7 @@ import StrataTestServer
 /// finished, and the growth is measured from the end of the warm-up. Then the process
 /// idles for `--idle-seconds` and reports the CPU time it used meanwhile: timers left by
 /// finished requests still fire at their deadlines and show up there.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 enum Soak {
     /// Steps the load runs in; the first is the warm-up.
     static let steps = 10

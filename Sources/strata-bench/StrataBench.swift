@@ -39,6 +39,12 @@ import Strata
 @main
 enum StrataBench {
     static func main() {
+        // The bench's server is Hummingbird 2's; the entry point itself stays at the
+        // package's floor, as `@main` requires.
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *) else {
+            print("strata-bench needs macOS 14, iOS 17 or tvOS 17")
+            exit(2)
+        }
         guard let options = Options.parse(Array(CommandLine.arguments.dropFirst())) else { exit(2) }
         if case .callgrind(let name, let iterations) = options.mode {
             // valgrind 3.19 crashes once the main thread parks in `dispatchMain()` (as an

@@ -25,6 +25,7 @@ import StrataURLSession
 ///
 /// The memory part runs first, while the process is small: memory that earlier parts
 /// freed would be reused without growing RSS and hide what a parser holds.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 enum StreamBench {
     /// Bytes in a MB, as the rest of the bench counts (2²⁰).
     static let megabyte = 1_048_576.0
@@ -576,6 +577,7 @@ struct ChatChunk: Decodable, Sendable {
 /// A stream of one format, generated in memory and cut into 64 KiB chunks, held whole: the
 /// same bytes as `Data` chunks for Strata and, when asked, as `ArraySlice<UInt8>` chunks
 /// for swift-openapi-runtime.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 struct InMemoryInput: Sendable {
     var chunks: [Data]
     var slices: [ArraySlice<UInt8>]
@@ -624,6 +626,7 @@ struct InMemoryChunks<Chunk: Sendable>: AsyncSequence, Sendable {
 
 /// A stream of one format generated as it is read, in 64 KiB chunks (the last one
 /// shorter), of whole records until it holds at least `bytes` bytes; never held whole.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 struct GeneratedChunks: AsyncSequence, Sendable {
     /// What the records look like.
     var format: StreamFormat
@@ -708,6 +711,7 @@ struct ResidentSampler {
 // MARK: Results
 
 /// The results of `--sse`, printed as a table and written by `--json`.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 struct SSEReport: Codable, Sendable {
     var date: String
     var machine: String
@@ -773,6 +777,7 @@ struct SSEReport: Codable, Sendable {
 }
 
 /// One parser's throughput runs.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 struct ParseResult: Codable, Sendable {
     var parser: String
     /// The input's size.
@@ -803,6 +808,7 @@ struct ParseResult: Codable, Sendable {
 }
 
 /// One transport's loopback runs.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 struct LoopbackResult: Codable, Sendable {
     var transport: String
     /// Events per stream.

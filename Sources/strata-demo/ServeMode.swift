@@ -2,6 +2,7 @@ import Foundation
 import StrataDemoServer
 
 /// `--serve`: runs the embedded server alone until Ctrl-C (or `SIGTERM`).
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 enum ServeMode {
     static func run(port: Int) async throws {
         let server = try await DemoServer.start(port: port, stopsOnSignals: true)

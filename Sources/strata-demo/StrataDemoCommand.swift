@@ -52,6 +52,11 @@ struct StrataDemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // The embedded server is Hummingbird 2's; the entry point itself stays at the
+        // package's floor, as `@main` requires.
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *) else {
+            throw ValidationError("The demo's embedded server needs macOS 14, iOS 17 or tvOS 17.")
+        }
         if serve {
             try await ServeMode.run(port: port)
         } else {

@@ -8,6 +8,7 @@ import StrataGRPCDemo
 
 /// Runs the tour: against the embedded server (started and stopped here) or an
 /// external one, printing the transcript as the steps finish.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 struct TourMode {
     /// The server to tour instead of the embedded one.
     let externalBaseURL: URL?

@@ -11,6 +11,7 @@
 // - README.md#adding-strata-2 (line 63): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/Strata/Documentation.docc/GRPC.md#overview (line 45): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
 // - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package (line 15): Package.swift lines: PackageDescription cannot be imported by a test
+// - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package-2 (line 33): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/StrataGRPC/Documentation.docc/StrataGRPC.md#overview (line 22): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/StrataObservability/Documentation.docc/StrataObservability.md#overview (line 19): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/StrataOpenAPI/Documentation.docc/StrataOpenAPI.md#overview (line 19): Package.swift lines: PackageDescription cannot be imported by a test
@@ -714,6 +715,7 @@ func example_StrataAsyncHTTPClient_AsyncHTTPClientTransport_1(request: HTTPReque
 // MARK: - Sources/StrataDemo/Routes/DemoAPI.swift
 
 /// `Sources/StrataDemo/Routes/DemoAPI.swift`, example 1 (line 10).
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 func example_StrataDemo_Routes_DemoAPI_1() async throws {
     let server = try await DemoServer.start()
     let networker = Networker(transport: MockTransport())
@@ -728,6 +730,7 @@ func example_StrataDemo_Routes_DemoAPI_1() async throws {
 // MARK: - Sources/StrataDemo/Tour/DemoTour.swift
 
 /// `Sources/StrataDemo/Tour/DemoTour.swift`, example 1 (line 10).
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 func example_StrataDemo_Tour_DemoTour_1() async throws {
     let server = try await DemoServer.start()
     // doc-example: Sources/StrataDemo/Tour/DemoTour.swift#1
@@ -745,6 +748,7 @@ func example_StrataDemo_Tour_DemoTour_1() async throws {
 // MARK: - Sources/StrataDemoServer/DemoServer.swift
 
 /// `Sources/StrataDemoServer/DemoServer.swift`, example 1 (line 12).
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 func example_StrataDemoServer_DemoServer_1() async throws {
     // doc-example: Sources/StrataDemoServer/DemoServer.swift#1
     let server = try await DemoServer.start()          // 127.0.0.1, a free port
@@ -757,6 +761,7 @@ func example_StrataDemoServer_DemoServer_1() async throws {
 // MARK: - Sources/StrataFaultServer/FaultServer.swift
 
 /// `Sources/StrataFaultServer/FaultServer.swift`, example 1 (line 17).
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 func example_StrataFaultServer_FaultServer_1() async throws {
     // doc-example: Sources/StrataFaultServer/FaultServer.swift#1
     let server = try await FaultServer.start()
@@ -871,6 +876,7 @@ func example_StrataSQLiteCache_SQLiteCacheStore_1() async throws {
 // MARK: - Sources/StrataServerLifecycle/InProcessServer.swift
 
 /// `Sources/StrataServerLifecycle/InProcessServer.swift`, example 1 (line 19).
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 func example_StrataServerLifecycle_InProcessServer_1() async throws {
     let router = Router()
     let logger = Logger(label: "demo")
@@ -909,6 +915,7 @@ func example_StrataSwinject_StrataAssembly_1() async throws {
 // MARK: - Sources/StrataTestServer/AuthRoutes.swift
 
 /// `Sources/StrataTestServer/AuthRoutes.swift`, example 1 (line 13).
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 func example_StrataTestServer_AuthRoutes_1(transport: any Transport) async throws -> (body: String, accepted: Int) {
     // doc-example: Sources/StrataTestServer/AuthRoutes.swift#1
     let auth = AuthRoutes(acceptedToken: "fresh-1")
@@ -1107,7 +1114,7 @@ func example_Strata_Documentation_docc_Caching_overview() async throws {
 
 // MARK: - Sources/Strata/Documentation.docc/GettingStarted.md
 
-/// `Sources/Strata/Documentation.docc/GettingStarted.md`, example describe-the-response (line 38).
+/// `Sources/Strata/Documentation.docc/GettingStarted.md`, example describe-the-response (line 50).
 enum DocExample_Strata_Documentation_docc_GettingStarted_describe_the_response {
     // doc-example: Sources/Strata/Documentation.docc/GettingStarted.md#describe-the-response
     struct PhotoEntry: Codable, RawMappable { typealias Raw = JSON; let id: String; let ref: String }
@@ -1126,7 +1133,7 @@ enum DocExample_Strata_Documentation_docc_GettingStarted_describe_the_response {
     // end doc-example
 }
 
-/// `Sources/Strata/Documentation.docc/GettingStarted.md`, example send-a-request (line 62).
+/// `Sources/Strata/Documentation.docc/GettingStarted.md`, example send-a-request (line 74).
 func example_Strata_Documentation_docc_GettingStarted_send_a_request(baseURL: URL) async throws -> [String] {
     typealias User = DocExample_Strata_Documentation_docc_GettingStarted_describe_the_response.User
     var printed: [String] = []

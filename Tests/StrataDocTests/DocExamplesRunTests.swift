@@ -132,6 +132,7 @@ import Testing
     /// The transport's own example, sending `GET /users/1` to the in-process demo server: the
     /// user's 153 bytes, and the shutdown it ends with (a transport left running would stop
     /// a debug build when its client is released).
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func asyncHTTPClientTransportExampleReadsTheDemoUser() async throws {
         let server = try await DemoServer.start()
         let outcome: Result<(status: Int, bytes: Int?), any Error>
@@ -149,6 +150,7 @@ import Testing
 
     /// Getting started's first request, over AsyncHTTPClient against the in-process demo
     /// server: the example creates its transport and shuts it down on every path.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func gettingStartedReadsAnnFromTheDemoServer() async throws {
         let server = try await DemoServer.start()
         let outcome: Result<[String], any Error>
@@ -181,6 +183,7 @@ import Testing
 
     /// A failing call of the same example still shuts its transport down: nothing listens
     /// at the address, and the test ends without AsyncHTTPClient's deinit check firing.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func gettingStartedShutsItsTransportDownWhenTheCallFails() async throws {
         let server = try await DemoServer.start()
         let baseURL = server.baseURL
@@ -192,6 +195,7 @@ import Testing
 
     /// Runs `body` with the demo server's base URL and an AsyncHTTPClient transport, and
     /// shuts both down whatever `body` does.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     private func againstDemoServer<Value>(
         _ body: (_ baseURL: URL, _ transport: AsyncHTTPClientTransport) async throws -> Value
     ) async throws -> Value {

@@ -5,7 +5,6 @@ import Strata
 import StrataGRPC
 import StrataGRPCDemo
 import StrataTestSupport
-import Synchronization
 import Testing
 
 /// The fault service's call as an endpoint whose answer is an (empty) message.
@@ -21,7 +20,7 @@ private func quickRetries(_ attempts: Int) -> Strata.RetryPolicy {
 
 /// Hands out `stale`, and `fresh` after a refresh, counting the refreshes.
 private final class CountingTokens: CredentialProvider {
-    private let count = Mutex(0)
+    private let count = Locked(0)
 
     var refreshes: Int { count.withLock { $0 } }
 

@@ -326,6 +326,7 @@ struct AsyncHTTPClientTransportTests {
 
     // MARK: Ownership
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func anOwnedClientShutsDownOnce() async throws {
         try await TestServer.with { server in
             let transport = AsyncHTTPClientTransport()
@@ -345,6 +346,7 @@ struct AsyncHTTPClientTransportTests {
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func aBorrowedClientIsLeftRunning() async throws {
         try await TestServer.with { server in
             let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .strataDefault)
@@ -369,6 +371,7 @@ struct AsyncHTTPClientTransportTests {
 // MARK: - Helpers
 
 /// Runs `body` with a fresh server and an owned transport, and always shuts both down.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 private func withTransport(
     configure: @Sendable (Router<BasicRequestContext>) -> Void = { _ in },
     _ body: (AsyncHTTPClientTransport, TestServer) async throws -> Void
@@ -385,6 +388,7 @@ private func withTransport(
     }
 }
 
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 extension TestServer {
     /// `127.0.0.1:PORT`.
     fileprivate var authority: String { "\(baseURL.host ?? "127.0.0.1"):\(baseURL.port ?? 0)" }
@@ -430,6 +434,7 @@ private func chunkStream(_ chunks: [Data]) -> AsyncStream<Data> {
 }
 
 /// `GET /gzip`: "Strata decompresses gzip responses. " four times, gzip-encoded.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 private func addGzipRoute(_ router: Router<BasicRequestContext>) {
     let gzip: [UInt8] = [
         0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03, 0x0B, 0x2E, 0x29, 0x4A, 0x2C, 0x49,
@@ -445,6 +450,7 @@ private func addGzipRoute(_ router: Router<BasicRequestContext>) {
 }
 
 /// `GET /truncated`: promises 100 bytes, sends 7, then the server drops the connection.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 private func addTruncatedRoute(_ router: Router<BasicRequestContext>) {
     router.get("truncated") { _, _ in
         Response(

@@ -42,6 +42,7 @@ import Testing
 
     /// A bearer token provider starting from `stale` whose refreshes hand out `fresh-1`,
     /// `fresh-2`… and make the server accept that token only, or fail with `failure`.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     static func provider(for routes: AuthRoutes, refreshes: Locked<Int>, failure: (any Error)? = nil)
         -> BearerTokenProvider
     {
@@ -57,6 +58,7 @@ import Testing
     }
 
     /// Sends `count` requests to the protected route at once, each result in its own slot.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     static func sendConcurrently(_ count: Int, to server: TestServer, through networker: Networker) async -> [Result<
         String, StrataError
     >] {
@@ -77,6 +79,7 @@ import Testing
     }
 
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func fiftyRequestsWithAStaleTokenShareOneRefreshAndAllSucceed(_ kind: TransportKind) async throws {
         let routes = AuthRoutes(acceptedToken: "fresh-0")
         let refreshes = Locked(0)
@@ -94,6 +97,7 @@ import Testing
     }
 
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func aFailedRefreshFailsAllFiftyWithItsErrorAfterOneAttempt(_ kind: TransportKind) async throws {
         struct RefreshRefused: Error {}
         let routes = AuthRoutes(acceptedToken: "fresh-0")
@@ -118,6 +122,7 @@ import Testing
     }
 
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func aServerThatRejectsEverythingGetsNoMoreRefreshesThanTheWindowAllows(_ kind: TransportKind) async throws {
         let routes = AuthRoutes(acceptedToken: nil)
         let refreshes = Locked(0)

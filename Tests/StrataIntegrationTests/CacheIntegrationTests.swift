@@ -30,6 +30,7 @@ import Testing
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     struct Fixture {
         let routes: CacheRoutes
         let server: TestServer
@@ -55,6 +56,7 @@ import Testing
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     static func with(_ kind: TransportKind, extra: [any Middleware] = [], _ body: (Fixture) async throws -> Void)
         async throws
     {

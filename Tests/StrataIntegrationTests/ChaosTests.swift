@@ -37,6 +37,7 @@ import Testing
     }
 
     /// Makes ``calls`` calls, ``concurrency`` at a time, to routes picked at random.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     static func load(_ networker: Networker, from server: FaultServer) async -> [Ending] {
         await withTaskGroup(of: Ending.self) { group in
             var endings: [Ending] = []
@@ -93,6 +94,7 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(3)))
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func everyCallEndsTypedAndRetriesStayWithinTheBudget() async throws {
         try await FaultServer.with { server in
             // A connection per concurrent call: with AsyncHTTPClient's default of 8, calls queue

@@ -8,6 +8,7 @@ import Testing
 /// The circuit breaker against a real server that counts what it receives, over every transport.
 @Suite(.isTimed) struct CircuitBreakerIntegrationTests {
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func failuresOpenTheBreakerAndAProbeClosesIt(_ kind: TransportKind) async throws {
         try await FaultServer.with { server in
             try await kind.with { transport in

@@ -32,6 +32,7 @@ struct DefaultClientTests {
     /// Dropped without `shutdown()` after a call: a running `HTTPClient` deinitialised
     /// traps in a debug build, so getting past this test is the proof; the next call on a
     /// new transport checks that the shared event loops are still serving.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func anOwnedClientShutsDownWhenDropped() async throws {
         try await TestServer.with { server in
             for _ in 0..<3 {
@@ -45,6 +46,7 @@ struct DefaultClientTests {
 
     /// The body of a response outlives the client that fetched it: the transport's own
     /// `HTTPClient` stays up until the body is read to its end.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func aStreamedBodyKeepsItsClientAlive() async throws {
         try await TestServer.withStreamingRoutes { server, _ in
             var networker: Networker? = Networker(transport: AsyncHTTPClientTransport())

@@ -10,6 +10,7 @@ import Testing
 @Suite("The demo server's feeds")
 struct DemoServerFeedTests {
     @Test("a feed has max-age=0 and an ETag per revision; If-None-Match gets 304 until a new post")
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func conditionalRequests() async throws {
         try await DemoTransportKind.asyncHTTPClient.withServer { server, transport in
             let networker = Networker(transport: transport)
@@ -51,6 +52,7 @@ struct DemoServerFeedTests {
     }
 
     @Test("an outage answers 503 until it ends; unknown feeds are 404 and bad ids 400")
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func outagesAndBadInput() async throws {
         try await DemoTransportKind.urlSession.withServer { server, transport in
             let networker = Networker(transport: transport)

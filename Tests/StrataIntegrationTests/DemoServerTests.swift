@@ -21,6 +21,7 @@ struct DemoServerTests {
     }
 
     @Test("the login wants a form body and the right password; /me wants a valid token")
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func authentication() async throws {
         try await DemoTransportKind.asyncHTTPClient.withServer { server, transport in
             let networker = Networker(transport: transport)
@@ -48,6 +49,7 @@ struct DemoServerTests {
     }
 
     @Test("bad ids, pages and unknown resources are 400 and 404, with a JSON error")
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func badInput() async throws {
         try await DemoTransportKind.urlSession.withServer { server, transport in
             let networker = Networker(transport: transport)
@@ -66,6 +68,7 @@ struct DemoServerTests {
     }
 
     @Test("registration answers 201 with a Location that serves the new user; invalid users are refused")
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func registration() async throws {
         try await DemoTransportKind.asyncHTTPClient.withServer { server, transport in
             let networker = Networker(transport: transport)
@@ -85,6 +88,7 @@ struct DemoServerTests {
     }
 
     @Test("the avatar upload reads multipart bodies and refuses anything else")
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func avatarUploads() async throws {
         try await DemoTransportKind.asyncHTTPClient.withServer { server, transport in
             let networker = Networker(transport: transport)
@@ -122,6 +126,7 @@ struct DemoServerTests {
     }
 
     @Test("each server counts its own /flaky calls")
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func flakyIsPerServer() async throws {
         try await DemoTransportKind.asyncHTTPClient.withServer { first, transport in
             let networker = Networker(transport: transport)

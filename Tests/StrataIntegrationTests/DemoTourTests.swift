@@ -26,6 +26,7 @@ enum DemoTransportKind: String, CaseIterable, CustomTestStringConvertible, Senda
     }
 
     /// Runs `body` with a fresh demo server and transport, releasing both afterwards.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func withServer<T>(_ body: (DemoServer, any Transport) async throws -> T) async throws -> T {
         let server = try await DemoServer.start()
         let (transport, shutdown) = open()
@@ -51,6 +52,7 @@ struct DemoTourTests {
         ])
 
     @Test("every step behaves as expected", arguments: DemoTransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func everyStepPasses(over kind: DemoTransportKind) async throws {
         let report = try await kind.withServer { server, transport in
             await DemoTour(baseURL: server.baseURL, transport: transport).run()
@@ -78,6 +80,7 @@ struct DemoTourTests {
     }
 
     @Test("the steps decode exactly what the server sent", arguments: DemoTransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func exactValues(over kind: DemoTransportKind) async throws {
         let printed = PrintedText()
         let report = try await kind.withServer { server, transport in
@@ -195,6 +198,7 @@ struct DemoTourTests {
 
     @Test(
         "later tours against the same server pass too; /flaky, recovered, needs no retry; each tour has its own feeds")
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func repeatedToursOnSameServer() async throws {
         let reports = try await DemoTransportKind.asyncHTTPClient.withServer { server, transport in
             var reports: [TourReport] = []
@@ -218,6 +222,7 @@ struct DemoTourTests {
     }
 
     @Test("a tour against a server that is not there fails, step by step, with transport errors")
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func unreachableServer() async throws {
         let closed = try ClosedPort()
         let report = try await DemoTransportKind.urlSession.withServer { _, transport in

@@ -23,6 +23,7 @@ struct DownloadTests {
         func record(_ value: TransferProgress) { values.withLock { $0.append(value) } }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     static func withServer(
         _ kind: TransportKind, _ body: (Networker, Endpoint<Data>, FileRoutes, URL) async throws -> Void
     ) async throws {
@@ -48,6 +49,7 @@ struct DownloadTests {
 
     /// Downloads after the server dropped the first attempt at 300,000 bytes; returns the
     /// partial file's size after that attempt.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     static func interrupted(_ networker: Networker, _ endpoint: Endpoint<Data>, _ routes: FileRoutes, _ file: URL)
         async throws -> Int64
     {

@@ -26,6 +26,7 @@ import Testing
     static let emptyPaths = ["status/204", "bytes/0"]
 
     /// Runs `body` with a networker over a fresh `kind` transport and a GET of `path` on a fresh server.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     static func withServer(
         _ kind: TransportKind, _ path: String,
         _ body: (Networker, RequestDescription<URL>) async throws -> Void

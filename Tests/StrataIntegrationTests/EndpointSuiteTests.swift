@@ -6,11 +6,13 @@ import Testing
 
 /// One endpoint suite, run over every real transport against the in-process server.
 @Suite struct EndpointSuiteTests {
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     static func echo(_ server: TestServer, _ path: String) -> EchoRoute {
         EchoRoute(baseURL: server.baseURL, path: path)
     }
 
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func getWithQuery(_ kind: TransportKind) async throws {
         try await TestServer.with { server in
             try await kind.with { transport in
@@ -29,6 +31,7 @@ import Testing
     }
 
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func postBodiesArriveByteForByte(_ kind: TransportKind) async throws {
         try await TestServer.with { server in
             try await kind.with { transport in
@@ -62,6 +65,7 @@ import Testing
     }
 
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func headersFromRequestAndMiddleware(_ kind: TransportKind) async throws {
         try await TestServer.with { server in
             try await kind.with { transport in
@@ -87,6 +91,7 @@ import Testing
     }
 
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func noContentAndErrorStatuses(_ kind: TransportKind) async throws {
         try await TestServer.with { server in
             try await kind.with { transport in
@@ -110,6 +115,7 @@ import Testing
     }
 
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func nonJSONBodyIsADecodingError(_ kind: TransportKind) async throws {
         try await TestServer.with { server in
             try await kind.with { transport in
@@ -127,6 +133,7 @@ import Testing
     }
 
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func hangingHandlerHitsTheDeadline(_ kind: TransportKind) async throws {
         try await TestServer.with { server in
             try await kind.with { transport in
@@ -142,6 +149,7 @@ import Testing
     }
 
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func cancellationMidRequest(_ kind: TransportKind) async throws {
         try await TestServer.with { server in
             try await kind.with { transport in
@@ -176,6 +184,7 @@ import Testing
     }
 
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func seed003PhotoWithResultCallback(_ kind: TransportKind) async throws {
         try await TestServer.with { server in
             try await kind.with { transport in
@@ -192,6 +201,7 @@ import Testing
     }
 
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func seed002UserThroughBothLayers(_ kind: TransportKind) async throws {
         try await TestServer.with { server in
             try await kind.with { transport in

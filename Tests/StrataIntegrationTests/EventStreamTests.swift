@@ -29,6 +29,7 @@ struct EventStreamTests {
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     static func withServer(
         _ kind: TransportKind,
         _ body: (Networker, TestServer, EventStreamRoutes) async throws -> Void
@@ -41,6 +42,7 @@ struct EventStreamTests {
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     static func request(_ server: TestServer, _ path: String) -> RequestDescription<String> {
         RequestDescription(route: server.baseURL.absoluteString + path)
     }
@@ -149,6 +151,7 @@ struct EventStreamTests {
     }
 
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func theClientsRetryBudgetLimitsReconnections(kind: TransportKind) async throws {
         let routes = EventStreamRoutes()
         try await TestServer.with(configure: { routes.register(on: $0) }) { server in

@@ -34,6 +34,7 @@ enum FaultCellProcess {
 
     /// Runs `pair` in a child process where there is `/proc/self/exe` (Linux), and in
     /// this process elsewhere.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     static func run(_ pair: FaultPair) async throws -> FaultCellReport {
         guard let executable = ChildProcess.testBinary else { return try await measure(pair) }
         let reportURL = FileManager.default.temporaryDirectory
@@ -51,6 +52,7 @@ enum FaultCellProcess {
 
     /// Runs `pair` in this process: a fresh server and transport, then one call while
     /// the resident set is sampled.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     static func measure(_ pair: FaultPair) async throws -> FaultCellReport {
         _ = try GzipBodies.bomb.readableBytes  // built once per process, before measuring
         return try await FaultServer.with { server in
@@ -72,6 +74,7 @@ struct FaultCellChildTests {
     @Test(
         .enabled(if: FaultCellProcess.requestedCell != nil, "runs only in a child process of TransportFaultMemoryTests")
     )
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func runRequestedCell() async throws {
         let pair = try #require(FaultCellProcess.requestedCell)
         let path = try #require(ProcessInfo.processInfo.environment[FaultCellProcess.reportVariable])

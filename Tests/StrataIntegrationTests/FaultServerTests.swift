@@ -65,6 +65,7 @@ struct FaultServerTests {
     }
 
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func recordsRequestsAndKeepsWellBehavedConnectionsAlive(_ transport: TransportKind) async throws {
         try await FaultServer.with { server in
             try await transport.with { client in

@@ -20,6 +20,7 @@ struct HARTests {
     }
 
     /// The test server plus `GET /counter`, which answers `{"text","count"}` counting up.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     static func withServer<T>(_ body: (TestServer) async throws -> T) async throws -> T {
         let calls = NIOLockedValueBox(0)
         return try await TestServer.with(configure: { router in

@@ -54,6 +54,7 @@ struct LargeTransferTests {
     }
 
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func uploadFromAFile(_ kind: TransportKind) async throws {
         try await Self.inFolder { folder in
             let (file, digest) = try Self.writeSource(in: folder)
@@ -82,6 +83,7 @@ struct LargeTransferTests {
     }
 
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func downloadToAFile(_ kind: TransportKind) async throws {
         try await Self.inFolder { folder in
             let (file, digest) = try Self.writeSource(in: folder)
@@ -118,6 +120,7 @@ struct LargeTransferTests {
     /// streams from Strata's transport to the caller as the generated client's `HTTPBody`,
     /// never held whole.
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func aGeneratedClientStreamsADownloadThroughStrata(_ kind: TransportKind) async throws {
         try await Self.inFolder { folder in
             let (file, digest) = try Self.writeSource(in: folder)

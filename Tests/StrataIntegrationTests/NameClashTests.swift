@@ -25,6 +25,7 @@ struct RequestIDMiddleware: Middleware {
 }
 
 @Suite struct NameClashTests {
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func middlewareWrittenNextToHummingbirdAndOpenAPIRuntimeRuns() async throws {
         let mock = MockTransport()
         mock.stub(.get, "/ping", with: .json(["ok": true]))

@@ -99,6 +99,7 @@ struct TaskNotingTransport: Transport {
 
 @Suite struct OpenCoreTests {
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func aFeatureStrataDoesNotKnowPlugsIn(_ kind: TransportKind) async throws {
         try await TestServer.with { server in
             try await kind.with { transport in
@@ -127,6 +128,7 @@ struct TaskNotingTransport: Transport {
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func anAppStepThatBoundsItsWaitsKeepsCallsInline() async throws {
         try await TestServer.with { server in
             try await TransportKind.asyncHTTPClient.with { transport in

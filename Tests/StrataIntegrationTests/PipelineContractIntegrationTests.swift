@@ -20,6 +20,7 @@ import Testing
         fields: (1...20).map { "field\($0)" })
 
     /// `POST /problem`: a 422 whose JSON body is over 2 KB.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     static func addProblemRoute(_ router: Router<BasicRequestContext>) {
         router.post("problem") { _, _ in
             let json = try JSONEncoder().encode(Self.problem)
@@ -30,6 +31,7 @@ import Testing
     }
 
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func unprocessableEntityBodyDecodesIntoTheAppsErrorType(_ kind: TransportKind) async throws {
         try await TestServer.with(configure: Self.addProblemRoute) { server in
             try await kind.with { transport in
@@ -49,6 +51,7 @@ import Testing
     }
 
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func stalledBodyIsStoppedByTheClientDeadline(_ kind: TransportKind) async throws {
         try await TestServer.with { server in
             try await kind.with { transport in
@@ -75,6 +78,7 @@ import Testing
     /// the deadline: on AsyncHTTPClient these clients run their calls in the caller's
     /// task, where nothing else would stop the read.
     @Test(arguments: TransportKind.allCases, ["retry", "validation", "cache"])
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func aStepReadingAStalledBodyStopsAtTheDeadline(_ kind: TransportKind, _ step: String) async throws {
         try await TestServer.with { server in
             try await kind.with { transport in
@@ -101,6 +105,7 @@ import Testing
     }
 
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func silentServerTimesOutWaitingForTheHead(_ kind: TransportKind) async throws {
         try await TestServer.with { server in
             try await kind.with { transport in
@@ -118,6 +123,7 @@ import Testing
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func streamedBodyOverAsyncHTTPClientStaysWithinTheDeadline() async throws {
         try await TestServer.with { server in
             try await TransportKind.asyncHTTPClient.with { transport in

@@ -35,6 +35,7 @@ enum RedirectProbe: CaseIterable, CustomTestStringConvertible, Sendable {
     }
 
     /// The route to request first; `other` is the second server, for ``crossOrigin``.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func route(on server: FaultServer, other: FaultServer) -> FaultRoute {
         switch self {
         case .status(let code, let withBody): .redirect(status: code, to: "/ok", withBody: withBody)
@@ -80,6 +81,7 @@ enum RedirectProbe: CaseIterable, CustomTestStringConvertible, Sendable {
 struct RedirectFaultTests {
     /// The cells where a transport differs from Strata's policy; checked inside
     /// `withKnownIssue`. None: both transports leave redirects to Strata.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     static func isPending(_ probe: RedirectProbe, _ transport: TransportKind) -> Bool { false }
 
     /// Sent with every probe: a `POST` with a body and credentials, to see which of them
@@ -90,6 +92,7 @@ struct RedirectFaultTests {
     static let body = Data("ping".utf8)
 
     @Test(arguments: RedirectProbe.allCases, TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func redirectIsFollowedByStrata(_ probe: RedirectProbe, _ transport: TransportKind) async throws {
         try await FaultServer.with { server in
             try await FaultServer.with { other in

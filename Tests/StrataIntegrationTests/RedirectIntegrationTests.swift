@@ -12,6 +12,7 @@ import Testing
     static let transports = TransportKind.allCases
 
     /// `origin`'s `/redirect-to` answering `status` with `location`.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     static func redirect(_ origin: TestServer, status: Int, to location: String) -> FixedURLRoute {
         var components = URLComponents(
             url: origin.baseURL.appendingPathComponent("redirect-to"), resolvingAgainstBaseURL: false)!
@@ -26,6 +27,7 @@ import Testing
     ]
 
     @Test(arguments: transports)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func credentialsStayWithTheirOrigin(_ kind: TransportKind) async throws {
         try await TestServer.with { origin in
             try await TestServer.with { other in
@@ -55,6 +57,7 @@ import Testing
     }
 
     @Test(arguments: transports)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func methodAndBodyRules(_ kind: TransportKind) async throws {
         try await TestServer.with { server in
             try await kind.with { transport in
@@ -73,6 +76,7 @@ import Testing
     }
 
     @Test(arguments: transports)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func loopsAndLongChainsFailWithTheHopCount(_ kind: TransportKind) async throws {
         try await TestServer.with { server in
             try await kind.with { transport in

@@ -23,6 +23,7 @@ import Testing
             configuration: configuration)
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     static func endpoint(_ server: FaultServer, _ route: FaultRoute, method: HTTPRequest.Method = .get) -> Endpoint<
         Data
     > {
@@ -30,6 +31,7 @@ import Testing
     }
 
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func a503WithRetryAfterIsRetriedUntilTheAttemptsRunOut(_ kind: TransportKind) async throws {
         try await FaultServer.with { server in
             try await kind.with { transport in
@@ -45,6 +47,7 @@ import Testing
     }
 
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func aPostIsSentOnce(_ kind: TransportKind) async throws {
         try await FaultServer.with { server in
             try await kind.with { transport in
@@ -59,6 +62,7 @@ import Testing
 
     /// Failures before a response head are retried; the server saw every attempt.
     @Test(arguments: TransportKind.allCases, [FaultRoute.resetBeforeHead, .closeBeforeHead, .neverAnswer])
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func failuresBeforeTheHeadAreRetried(_ kind: TransportKind, route: FaultRoute) async throws {
         try await FaultServer.with { server in
             try await kind.with { transport in
@@ -75,6 +79,7 @@ import Testing
 
     /// A response that is not HTTP, and a status that is not retryable, are sent once.
     @Test(arguments: TransportKind.allCases, [FaultRoute.garbage, .redirect(status: 404, to: "/ok", withBody: false)])
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func otherOutcomesAreNotRetried(_ kind: TransportKind, route: FaultRoute) async throws {
         try await FaultServer.with { server in
             try await kind.with { transport in
@@ -88,6 +93,7 @@ import Testing
     }
 
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func anIdempotencyKeyIsTheSameOnEveryAttempt(_ kind: TransportKind) async throws {
         try await FaultServer.with { server in
             try await kind.with { transport in
@@ -103,6 +109,7 @@ import Testing
     }
 
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func aBodyThatCannotBeReadAgainIsNeverResent(_ kind: TransportKind) async throws {
         try await FaultServer.with { server in
             try await kind.with { transport in
@@ -126,6 +133,7 @@ import Testing
     }
 
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func aSpentBudgetStopsRetrying(_ kind: TransportKind) async throws {
         try await FaultServer.with { server in
             try await kind.with { transport in
@@ -149,6 +157,7 @@ import Testing
     /// A 30 s wait asked for with 5 s left: the wait would outlast the call, so the 503
     /// comes back at once instead of a timeout later.
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func theDeadlineSpansTheAttempts(_ kind: TransportKind) async throws {
         try await FaultServer.with { server in
             try await kind.with { transport in
@@ -164,6 +173,7 @@ import Testing
     }
 
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func cancellationEndsTheBackoffAtOnce(_ kind: TransportKind) async throws {
         try await FaultServer.with { server in
             try await kind.with { transport in

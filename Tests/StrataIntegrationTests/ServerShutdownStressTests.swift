@@ -31,6 +31,7 @@ struct ServerShutdownStressTests {
     static let served = "GET /echo/done HTTP/1.1\r\nHost: x\r\n\r\n"
 
     @Test("TestServer: graceful shutdown ends /hang and /stall-body at once")
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func testServerShutsDownPromptly() async throws {
         var durations: [Duration] = []
         for _ in 0..<Self.rounds {
@@ -45,6 +46,7 @@ struct ServerShutdownStressTests {
     }
 
     @Test("DemoServer: graceful shutdown is prompt")
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func demoServerShutsDownPromptly() async throws {
         var durations: [Duration] = []
         for _ in 0..<Self.rounds {
@@ -66,6 +68,7 @@ struct ServerShutdownStressTests {
     /// With no grace period the shutdown escalates to cancellation at once, racing the
     /// accept loop: the connections it drops must still be finished, not trap.
     @Test("cancelling mid-shutdown drops no connection unfinished")
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func cancellationFinishesUnservedConnections() async throws {
         var logger = Logger(label: "strata.shutdown-stress")
         logger.logLevel = .critical
@@ -90,6 +93,7 @@ struct ServerShutdownStressTests {
     /// A request whose body never arrives holds a graceful shutdown up for the grace
     /// period, then is cancelled.
     @Test("a half-sent request is cut off after the grace period")
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func halfSentRequestIsCancelledAfterTheGracePeriod() async throws {
         let server = try await TestServer.start()
         let port = try #require(server.baseURL.port)
@@ -101,6 +105,7 @@ struct ServerShutdownStressTests {
     }
 
     @Test("cancelling runUntilCancelled shuts the demo server down gracefully")
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func cancellingRunUntilCancelledStopsTheServer() async throws {
         let server = try await DemoServer.start()
         let running = Task { try await server.runUntilCancelled() }
@@ -116,6 +121,7 @@ struct ServerShutdownStressTests {
     }
 
     @Test("a port in use fails the start instead of hanging")
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func aPortInUseFailsTheStart() async throws {
         let first = try await DemoServer.start()
         await #expect(throws: (any Error).self) { _ = try await DemoServer.start(port: first.port) }
@@ -126,6 +132,7 @@ struct ServerShutdownStressTests {
     /// The median says none waits it out (it is under half the grace period); the slowest
     /// one is a hang guard, under the grace period and a second (CI's loaded 2-core
     /// machine saw the slowest of a run take 1.03 s and 1.11 s).
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     static func expectPrompt(_ durations: [Duration]) {
         let sorted = durations.sorted()
         guard let slowest = sorted.last else { return }

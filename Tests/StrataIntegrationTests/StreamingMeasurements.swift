@@ -11,6 +11,7 @@ import Testing
 struct StreamingMeasurements {
     /// `Networker.send` with a 32 MiB limit and a 3 s deadline.
     @Test(arguments: ["/declared/2147483648/declared", "/endless/endless"])
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func limitedBody(path: String) async throws {
         try await TestServer.withStreamingRoutes { server, probe in
             for kind in TransportKind.allCases {
@@ -39,6 +40,7 @@ struct StreamingMeasurements {
     }
 
     /// `Networker.stream` of an endless body read as fast as it comes, with a 1 s deadline.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func deadlineOnAStreamedBody() async throws {
         try await TestServer.withStreamingRoutes { server, probe in
             for kind in TransportKind.allCases {
@@ -71,6 +73,7 @@ struct StreamingMeasurements {
 
     /// How long a small request on the same transport takes while another request's
     /// endless body is read as fast as it comes.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func smallRequestBesideAFlood() async throws {
         try await TestServer.withStreamingRoutes { server, probe in
             for kind in TransportKind.allCases {

@@ -31,6 +31,7 @@ struct TelemetryTests {
     }
 
     /// A route that answers `503` to its first two calls, then `200`.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     static func withFlakyServer<T>(_ body: (TestServer) async throws -> T) async throws -> T {
         let calls = NIOLockedValueBox(0)
         return try await TestServer.with(configure: { router in
@@ -80,6 +81,7 @@ struct TelemetryTests {
     }
 
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func aSuccessIsOneClientSpanWithTheConventionsAttributes(_ kind: TransportKind) async throws {
         let setup = Setup()
         try await TestServer.with { server in
@@ -122,6 +124,7 @@ struct TelemetryTests {
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func aNotFoundIsAnErrorSpanWithItsStatusAsTheErrorType() async throws {
         let setup = Setup()
         try await TestServer.with { server in
@@ -185,6 +188,7 @@ struct TelemetryTests {
 
     /// A redirect's hop is a span of its own, a resend with the hop's event; both are
     /// children of the caller's span. The endpoint's URL template names the first.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func aRedirectIsASpanPerHopUnderTheCallersSpan() async throws {
         let setup = Setup()
         try await TestServer.with { server in

@@ -88,6 +88,7 @@ struct TransportFaultTests {
     static let pendingReuseFixes: Set<TransportKind> = []
 
     @Test(arguments: FaultRoute.faultTable.filter { !$0.watchesMemory }, TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func faultIsClassified(_ fault: FaultRoute, _ transport: TransportKind) async throws {
         try await FaultServer.with { server in
             try await transport.with { client in
@@ -101,6 +102,7 @@ struct TransportFaultTests {
     /// After a response with more bytes than its `Content-Length` (a whole second
     /// response), the next 100 `/ok` requests on the same client all get `ok`.
     @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func bytesBeyondContentLengthNeverReachTheNextRequests(_ transport: TransportKind) async throws {
         try await FaultServer.with { server in
             try await transport.with { client in
@@ -191,6 +193,7 @@ struct TransportFaultTests {
 @Suite("Transport faults: memory", .serialized, .runsAlone)
 struct TransportFaultMemoryTests {
     @Test(arguments: FaultRoute.faultTable.filter(\.watchesMemory), TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func faultIsClassifiedWithinTheMemoryBound(_ fault: FaultRoute, _ transport: TransportKind) async throws {
         let pair = FaultPair(fault, transport)
         let report = try await FaultCellProcess.run(pair)

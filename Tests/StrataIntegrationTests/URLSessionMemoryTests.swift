@@ -55,6 +55,7 @@ struct URLSessionMemoryTests {
     /// (refused right after 32 MiB) both fail with `bodyTooLarge`, well before the 3 s
     /// deadline, and the server sees the connection close.
     @Test(arguments: ["/declared/2147483648", "/endless"])
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func bodyOverTheLimitIsRefused(route: String) async throws {
         try await TestServer.withStreamingRoutes { server, probe in
             let growth = await Self.leastGrowth { attempt in
@@ -76,6 +77,7 @@ struct URLSessionMemoryTests {
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func deadlineStopsAFastLargeBodyOnTime() async throws {
         try await TestServer.withStreamingRoutes { server, probe in
             let growth = try await Self.leastGrowth { attempt in
@@ -100,6 +102,7 @@ struct URLSessionMemoryTests {
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func slowReaderStopsTheRequestAtTheBufferLimit() async throws {
         try await TestServer.withStreamingRoutes { server, probe in
             let growth = try await Self.leastGrowth { attempt in

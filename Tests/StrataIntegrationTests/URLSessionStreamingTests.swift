@@ -21,6 +21,7 @@ struct URLSessionStreamingTests {
 
     // MARK: Streaming
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func networkerStreamYieldsChunksBeforeTheBodyEnds() async throws {
         try await TestServer.withStreamingRoutes { server, probe in
             var endpoint = Endpoint<Data>(
@@ -39,6 +40,7 @@ struct URLSessionStreamingTests {
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func sendReturnsWithTheHeadBeforeTheBody() async throws {
         try await TestServer.withStreamingRoutes { server, probe in
             let request = try URLSessionTransportTests.request(.get, server, "/drip/head")
@@ -51,6 +53,7 @@ struct URLSessionStreamingTests {
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func declaredLengthIsTheContentLength() async throws {
         try await TestServer.withStreamingRoutes { server, probe in
             let request = try URLSessionTransportTests.request(.get, server, "/declared/100000/length")
@@ -62,6 +65,7 @@ struct URLSessionStreamingTests {
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func droppingTheBodyCancelsTheTask() async throws {
         try await TestServer.withStreamingRoutes { server, probe in
             let request = try URLSessionTransportTests.request(.get, server, "/trickle/dropped")
@@ -76,6 +80,7 @@ struct URLSessionStreamingTests {
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func cancellingTheReaderThrowsAndCancelsTheTask() async throws {
         try await TestServer.withStreamingRoutes { server, probe in
             let request = try URLSessionTransportTests.request(.get, server, "/trickle/cancelled")
@@ -99,6 +104,7 @@ struct URLSessionStreamingTests {
 
     // MARK: Redirects, heads
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func redirectIsReturnedNotFollowed() async throws {
         try await TestServer.withStreamingRoutes { server, probe in
             let request = try URLSessionTransportTests.request(.get, server, "/moved")
@@ -133,6 +139,7 @@ struct URLSessionStreamingTests {
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func statusGetsItsStandardReasonPhrase() async throws {
         try await TestServer.with { server in
             let (unavailable, _) = try await transport.send(
@@ -147,6 +154,7 @@ struct URLSessionStreamingTests {
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func acceptEncodingIsIdentityUnlessTheRequestSetsIt() async throws {
         try await TestServer.with { server in
             let plain = try URLSessionTransportTests.request(.get, server, "/echo/plain")

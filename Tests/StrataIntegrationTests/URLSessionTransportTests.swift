@@ -18,6 +18,7 @@ struct URLSessionTransportTests {
 
     // MARK: Requests and bodies
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func getEchoesPathQueryAndHeaders() async throws {
         try await TestServer.with { server in
             var request = try Self.request(.get, server, "/echo/items/42?page=2&sort=name%20asc")
@@ -38,6 +39,7 @@ struct URLSessionTransportTests {
     }
 
     @Test(arguments: [HTTPRequest.Method.post, .put, .patch, .delete])
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func inMemoryBodyIsSentByteForByte(method: HTTPRequest.Method) async throws {
         try await TestServer.with { server in
             var request = try Self.request(method, server, "/echo/upload")
@@ -56,6 +58,7 @@ struct URLSessionTransportTests {
     }
 
     @Test(arguments: [HTTPRequest.Method.post, .put, .patch, .delete])
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func streamedBodyIsCollectedAndSentByteForByte(method: HTTPRequest.Method) async throws {
         try await TestServer.with { server in
             let request = try Self.request(method, server, "/echo/stream")
@@ -76,6 +79,7 @@ struct URLSessionTransportTests {
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func emptyPostBodyIsSentWithZeroLength() async throws {
         try await TestServer.with { server in
             let request = try Self.request(.post, server, "/echo/empty")
@@ -86,6 +90,7 @@ struct URLSessionTransportTests {
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func getWithABodyIsRefusedAndAnEmptyOneDropped() async throws {
         try await TestServer.with { server in
             let request = try Self.request(.get, server, "/echo/get")
@@ -128,6 +133,7 @@ struct URLSessionTransportTests {
 
     // MARK: Responses
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func bytesArriveExactly() async throws {
         try await TestServer.with { server in
             let request = try Self.request(.get, server, "/bytes/1000")
@@ -141,6 +147,7 @@ struct URLSessionTransportTests {
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func chunkedResponseStreamsWhole() async throws {
         try await TestServer.with { server in
             let request = try Self.request(.get, server, "/stream/3")
@@ -156,6 +163,7 @@ struct URLSessionTransportTests {
 
     /// A borrowed session's own delegate decides redirects: `.shared` has none, so
     /// `URLSession` follows them, and the body arrives buffered.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func borrowedSessionFollowsRedirectsItself() async throws {
         try await TestServer.with { server in
             let request = try Self.request(.get, server, "/redirect")
@@ -169,6 +177,7 @@ struct URLSessionTransportTests {
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func headResponseHasNoBody() async throws {
         try await TestServer.with { server in
             let request = try Self.request(.head, server, "/json/user/7")
@@ -179,6 +188,7 @@ struct URLSessionTransportTests {
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func noContentHasNoBody() async throws {
         try await TestServer.with { server in
             let request = try Self.request(.get, server, "/status/204")
@@ -188,6 +198,7 @@ struct URLSessionTransportTests {
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func errorStatusIsAResponseNotAnError() async throws {
         try await TestServer.with { server in
             let request = try Self.request(.get, server, "/status/503")
@@ -197,6 +208,7 @@ struct URLSessionTransportTests {
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func borrowedSessionWorks() async throws {
         try await TestServer.with { server in
             let shared = URLSessionTransport(session: .shared)
@@ -210,6 +222,7 @@ struct URLSessionTransportTests {
     // MARK: Authentication challenges
 
     @Test(arguments: [HTTPRequest.Method.get, .post])
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func challengedUnauthorizedIsReturnedPromptly(method: HTTPRequest.Method) async throws {
         try await TestServer.with(configure: addProtectedRoutes) { server in
             let request = try Self.request(method, server, "/protected")
@@ -230,6 +243,7 @@ struct URLSessionTransportTests {
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func sessionBorrowedFromATransportReturnsTheChallengedResponse() async throws {
         try await TestServer.with(configure: addProtectedRoutes) { server in
             let borrowing = URLSessionTransport(session: transport.session)
@@ -241,6 +255,7 @@ struct URLSessionTransportTests {
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func networkerThrowsUnacceptableStatusForAChallenge() async throws {
         try await TestServer.with(configure: addProtectedRoutes) { server in
             let networker = Networker(transport: transport)
@@ -262,6 +277,7 @@ struct URLSessionTransportTests {
     /// Over the transport's own session (its delegate streams the body) and over a borrowed
     /// session without that delegate (the whole response through a completion handler).
     @Test(arguments: [false, true])
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func hangingServerTimesOutAtTheDeadline(borrowingASession: Bool) async throws {
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
@@ -282,6 +298,7 @@ struct URLSessionTransportTests {
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func stalledBodyTimesOutAtTheDeadline() async throws {
         try await TestServer.with { server in
             let request = try Self.request(.get, server, "/stall-body")
@@ -308,6 +325,7 @@ struct URLSessionTransportTests {
         #expect(error.kind == .timedOut)
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func requestWithinTheDeadlineDoesNotWaitForIt() async throws {
         try await TestServer.with { server in
             let request = try Self.request(.get, server, "/echo/quick")
@@ -319,6 +337,7 @@ struct URLSessionTransportTests {
     }
 
     @Test(arguments: [nil, Duration.seconds(30)])
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func cancellingTheCallerCancelsTheRequest(deadlineAfter: Duration?) async throws {
         try await TestServer.with { server in
             let request = try Self.request(.get, server, "/hang")
@@ -397,6 +416,7 @@ struct URLSessionTransportTests {
 
     // MARK: Helpers
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     static func request(_ method: HTTPRequest.Method, _ server: TestServer, _ pathAndQuery: String) throws
         -> HTTPRequest
     {
@@ -424,6 +444,7 @@ struct URLSessionTransportTests {
 
 /// `GET` and `POST /protected`: `401` with `WWW-Authenticate: Basic realm="strata"` and
 /// the body ``URLSessionTransportTests/challengeBody``.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 private func addProtectedRoutes(_ router: Router<BasicRequestContext>) {
     let unauthorized: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
         var request = request

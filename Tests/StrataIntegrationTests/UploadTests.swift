@@ -33,6 +33,7 @@ struct UploadTests {
 
     /// Uploads `body` to `target` (`/upload` by default), through
     /// ``Networker/upload(_:progress:)`` when `progress` is given.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     static func upload(
         _ body: RequestBody, kind: TransportKind,
         target: (TestServer) -> String = { $0.baseURL.absoluteString + "/upload" },

@@ -6,6 +6,7 @@ import StrataOpenAPI
 
 /// Runs `body` with a fresh demo server and an AsyncHTTPClient transport, releasing both
 /// afterwards, whether `body` throws or not.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 func withDemoServer<T>(_ body: (DemoServer, AsyncHTTPClientTransport) async throws -> T) async throws -> T {
     let server = try await DemoServer.start()
     let transport = AsyncHTTPClientTransport()

@@ -9,6 +9,7 @@ import Testing
 /// `networker.load(endpoint) { result in guard let photo = result.value … }`, against a
 /// real server on 127.0.0.1.
 @Suite struct Seed003Tests {
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func theSeedsLoadCallReceivesThePhoto() async throws {
         try await TestServer.with { server in
             // From the seed, with the test server for jsonplaceholder and the printed photo
@@ -43,6 +44,7 @@ import Testing
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func theSeedsAsyncCallReceivesThePhoto() async throws {
         try await TestServer.with { server in
             let networker = Networker()
@@ -56,6 +58,7 @@ import Testing
     /// A `.failure` from the parse function fails the call as a decoding error that
     /// carries the seed's own error; a body that is not JSON fails as decoding too, with
     /// the JSON reader's error.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func parseFailuresKeepTheSeedsError() async throws {
         try await TestServer.with { server in
             let networker = Networker()

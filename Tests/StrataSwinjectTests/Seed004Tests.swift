@@ -11,6 +11,7 @@ import Testing
 @Suite struct Seed004Tests {
     /// Runs `body` with a client resolved from the app's container and the seed's base URL
     /// pointing at a fresh server.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func withResolvedClient(_ body: (Networker, URL) async throws -> Void) async throws {
         try await TestServer.with { server in
             let networker = try #require(makeAppContainer().resolve(Networker.self))

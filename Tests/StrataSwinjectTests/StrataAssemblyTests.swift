@@ -24,6 +24,7 @@ func makeAppContainer() -> Container {
 /// `StrataAssembly` registers the client and its parts by protocol; a client resolved
 /// from a container reaches a real server, and a child container swaps one part.
 @Suite struct StrataAssemblyTests {
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func aResolvedClientLoadsFromTheServer() async throws {
         try await TestServer.with { server in
             let container = makeAppContainer()
@@ -45,6 +46,7 @@ func makeAppContainer() -> Container {
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func aChildContainerSwapsTheTransportForTheMock() async throws {
         try await TestServer.with { server in
             let container = makeAppContainer()

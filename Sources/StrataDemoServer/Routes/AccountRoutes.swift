@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 
 /// `POST /user/auth`, `POST /user/register` and `GET /me`.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 enum AccountRoutes {
     static func register(on router: Router<BasicRequestContext>, store: DemoStore) {
         router.post("user/auth") { request, _ in

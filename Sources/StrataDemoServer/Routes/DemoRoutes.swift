@@ -22,6 +22,7 @@ import StrataTestServer
 /// | `GET /chat` | a chat completion streamed as server-sent events, a token an event, then `[DONE]` |
 /// | `GET /notifications` | twelve notifications as server-sent events over connections that drop; resumes after `Last-Event-ID` |
 /// | `GET /files/tour.bin` | 2 MiB (byte `i` is `i % 251`) at 4 MiB/s with `ETag` and ranges; a whole-file `200` is cut after 1 MiB, so a download completes only by resuming |
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 public enum DemoRoutes {
     /// Adds the demo API to `router`, with fresh state.
     public static func register(on router: Router<BasicRequestContext>) {

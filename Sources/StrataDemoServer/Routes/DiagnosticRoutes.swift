@@ -1,6 +1,7 @@
 import Hummingbird
 
 /// `GET /headers`, `GET /flaky`, `PUT` and `GET /flaky/:name` and `GET /broken`.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 enum DiagnosticRoutes {
     /// How many calls to `/flaky` fail before it recovers.
     static let flakyFailures = 2

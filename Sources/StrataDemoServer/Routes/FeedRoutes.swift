@@ -14,6 +14,7 @@ import Hummingbird
 /// `max-age=0` makes every stored copy stale at once: a client revalidates it on each
 /// standard load (so `cacheThenRemote` always asks the server), and may still serve it
 /// when its strategy allows (`cacheOnly`, `remoteElseCache` during an outage).
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 enum FeedRoutes {
     /// The `Cache-Control` of a feed.
     static let cacheControl = "max-age=0"

@@ -14,6 +14,7 @@ import Strata
 ///   `Last-Event-ID`; every connection starts with `retry: 50` and ends halfway through
 ///   its next event, as a dropped connection does. Once all were sent, `204 No Content`:
 ///   the stream is over.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 enum StreamRoutes {
     /// The text `/chat` streams.
     static let chatReply = "Strata streams every token the moment it arrives."

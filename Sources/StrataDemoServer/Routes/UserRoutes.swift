@@ -1,6 +1,7 @@
 import Hummingbird
 
 /// `GET /users/:id`, `GET /users`, `GET /photos/:id` and `POST /users/:id/avatar`.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 enum UserRoutes {
     /// The photo ids `/photos/:id` knows.
     static let photoIDs = 1...5000
