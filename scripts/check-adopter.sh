@@ -81,7 +81,7 @@ make_app() {
     done
     mkdir -p "$app/Sources/App"
     cat >"$app/Package.swift" <<EOF
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(

@@ -62,7 +62,9 @@ public enum StreamingRoutes {
         router.get("drip/:name") { _, context in
             let name = context.parameters.get("name") ?? ""
             return Response(
-                status: .ok, headers: [.contentType: "text/plain"],
+                // `nosniff`: Apple's URLSession may hold a small `text/plain` body back to
+                // sniff its type until 512 bytes arrive; the tests need `first` at once.
+                status: .ok, headers: [.contentType: "text/plain", .xContentTypeOptions: "nosniff"],
                 body: .init { writer in
                     defer { probe.writerEnded(name) }
                     try await writer.write(ByteBuffer(string: "first"))

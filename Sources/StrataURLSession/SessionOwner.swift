@@ -15,10 +15,12 @@ final class SessionOwner: Sendable {
     let delegate: SessionDelegate?
     private let owns: Bool
 
-    /// Creates a session from `configuration` with a ``SessionDelegate``, and owns it.
+    /// Creates a session from a copy of `configuration` without Foundation's cache, with a
+    /// ``SessionDelegate``, and owns it.
     init(configuration: URLSessionConfiguration) {
         let delegate = SessionDelegate()
-        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        self.session = URLSession(
+            configuration: Self.withoutCache(configuration), delegate: delegate, delegateQueue: nil)
         self.delegate = delegate
         self.owns = true
     }
@@ -28,6 +30,19 @@ final class SessionOwner: Sendable {
         self.session = session
         self.delegate = session.delegate as? SessionDelegate
         self.owns = false
+    }
+
+    /// A copy of `configuration` whose sessions neither read nor write a `URLCache`.
+    ///
+    /// `.default` and `.ephemeral` come with a `URLCache` on Apple platforms: responses
+    /// could be answered from it behind Strata's own cache and validators (a `max-age`
+    /// response would never reach the server again, a revalidation could come back `200`
+    /// from Foundation instead of the server's `304`). Caching is `CacheMiddleware`'s.
+    static func withoutCache(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {
+        let copy = configuration.copy() as? URLSessionConfiguration ?? configuration
+        copy.urlCache = nil
+        copy.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return copy
     }
 
     deinit {

@@ -136,8 +136,20 @@ import Strata
 /// it gave up, so the caller is answered at once and memory stays bounded while
 /// `FoundationNetworking` gets round to closing the connection.
 public struct URLSessionTransport: Transport {
-    /// The default for ``streamedBodyLimit``: 512 MiB.
-    public static let defaultStreamedBodyLimit = 512 * 1024 * 1024
+    /// The default for ``streamedBodyLimit``: 512 MiB on macOS and Linux, 64 MiB on iOS,
+    /// tvOS and visionOS, 16 MiB on watchOS. A streamed body is collected in memory before
+    /// `URLSession` sends it, and an app that holds hundreds of MiB on a phone or a watch
+    /// is stopped by the system; send larger uploads from a file (`RequestBody.file`),
+    /// which `URLSession` reads as it sends.
+    public static let defaultStreamedBodyLimit: Int = {
+        #if os(watchOS)
+            16 * 1024 * 1024
+        #elseif os(iOS) || os(tvOS) || os(visionOS)
+            64 * 1024 * 1024
+        #else
+            512 * 1024 * 1024
+        #endif
+    }()
     /// The default for ``responseBufferLimit``: 32 MiB, the default
     /// `Networker.Configuration.maxResponseBodySize`, so that a collecting reader that
     /// falls behind by a whole body still ends with the client's own limit (or the body),
@@ -162,6 +174,13 @@ public struct URLSessionTransport: Transport {
     /// finish, when the last copy of the transport goes away. Its delegate streams
     /// response bodies, refuses redirects and ends authentication challenges (see the
     /// type's documentation).
+    ///
+    /// The session does not use Foundation's `URLCache`, whatever `configuration` says
+    /// (its `urlCache` is `nil`, its `requestCachePolicy`
+    /// `.reloadIgnoringLocalCacheData`): Strata's `CacheMiddleware` is the cache, and a
+    /// second cache below it would answer requests it sends to revalidate. A session you
+    /// make yourself and pass to ``init(session:streamedBodyLimit:responseBufferLimit:)``
+    /// keeps the cache you configured.
     /// - Parameters:
     ///   - configuration: the session's configuration; `.default` unless told.
     ///   - streamedBodyLimit: the most bytes a streamed request body may hold.

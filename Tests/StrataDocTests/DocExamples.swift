@@ -1029,7 +1029,7 @@ func example_StrataTesting_MockTransport_1() async throws {
 
 // MARK: - README.md
 
-/// `README.md`, example quick-start (line 100).
+/// `README.md`, example quick-start (line 104).
 func example_README_quick_start() async throws -> (url: String?, contentType: String?, body: Data?, userURL: String?) {
     // doc-example: README.md#quick-start
     // Raw layer: what the server sends. `typealias Raw = JSON` is all a Codable DTO needs.

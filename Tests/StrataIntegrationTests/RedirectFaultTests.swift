@@ -108,7 +108,9 @@ struct RedirectFaultTests {
                         "redirect: \(probe.testDescription)", transport.rawValue, expected.outcome, "\(observation)",
                         FaultExchange.seconds(elapsed), "\(followed.count) followed", last)
                     #expect(elapsed <= Self.deadline + FaultExchange.margin)
-                    TransportFaultTests.expecting(pending: Self.isPending(probe, transport)) {
+                    TransportFaultTests.expecting(
+                        pending: Self.isPending(probe, transport), unobserved: TransportFaultTests.unobserved(transport)
+                    ) {
                         #expect("\(observation)" == expected.outcome)
                         #expect(followed.count == expected.followed)
                         #expect(last == expected.last)

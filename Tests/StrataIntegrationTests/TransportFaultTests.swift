@@ -70,13 +70,31 @@ struct TransportFaultTests {
     /// The cells that fail today and wait for a transport fix; each is checked inside
     /// `withKnownIssue`, so the suite passes now and reports the cell once it is fixed
     /// (a known issue that no longer occurs is an issue). Remove a cell when its fix lands.
-    static let pendingFixes: Set<FaultPair> = [
-        // A platform limit rather than a pending fix: libcurl (FoundationNetworking) inflates
-        // whatever gzip the server sends and does not notice a stream cut short inside
-        // complete framing, so the bytes it could inflate arrive as a success. The transport
-        // asks for `identity` by default, so only a server that compresses unasked does this.
-        FaultPair(.gzipTruncated, .urlSession)
-    ]
+    static let pendingFixes: Set<FaultPair> = {
+        #if canImport(FoundationNetworking)
+            // A platform limit rather than a pending fix: libcurl (FoundationNetworking)
+            // inflates whatever gzip the server sends and does not notice a stream cut short
+            // inside complete framing, so the bytes it could inflate arrive as a success. The
+            // transport asks for `identity` by default, so only a server that compresses
+            // unasked does this.
+            [FaultPair(.gzipTruncated, .urlSession)]
+        #else
+            []
+        #endif
+    }()
+
+    /// Whether nobody has seen `transport` answer the fault server on this platform: the
+    /// URLSession cells' expected outcomes were read on Linux (FoundationNetworking, over
+    /// libcurl); Apple's URLSession is another implementation, so on Apple platforms each
+    /// such cell is checked as an intermittent known issue, reported but not failing, until
+    /// a run there confirms or corrects it.
+    static func unobserved(_ transport: TransportKind) -> Bool {
+        #if canImport(FoundationNetworking)
+            false
+        #else
+            transport == .urlSession
+        #endif
+    }
 
     /// The transports that report an empty reason phrase where the status has a standard
     /// one (`HTTPResponse.Status.withStandardReasonPhrase`); checked on its own, so the
@@ -121,7 +139,9 @@ struct TransportFaultTests {
                         + (failures.first.map { "; first failure: \($0)" } ?? ""),
                     "–", "\(server.connectionCount) connections",
                     first.outcome == expectedFirst && failures.isEmpty ? "pass" : "FAIL")
-                Self.expecting(pending: Self.pendingReuseFixes.contains(transport)) {
+                Self.expecting(
+                    pending: Self.pendingReuseFixes.contains(transport), unobserved: Self.unobserved(transport)
+                ) {
                     #expect(first.outcome == expectedFirst)
                     #expect(
                         failures.isEmpty,
@@ -147,7 +167,7 @@ struct TransportFaultTests {
         FaultExchange.report(
             pair.fault.target, pair.transport.rawValue, "\(expected)", "\(observation)", FaultExchange.seconds(elapsed),
             growth.map { "\($0 >> 20) MiB" } ?? "–", passes ? "pass" : "FAIL")
-        expecting(pending: pendingFixes.contains(pair)) {
+        expecting(pending: pendingFixes.contains(pair), unobserved: unobserved(pair.transport)) {
             #expect(outcome == expected, "\(pair.fault) over \(pair.transport): \(observation)")
             #expect(elapsed <= limit, "\(pair.fault) over \(pair.transport) took \(elapsed)")
             if let growth {
@@ -166,7 +186,7 @@ struct TransportFaultTests {
         let responses = observations.filter { $0.outcome.status != nil }
         guard !responses.isEmpty else { return }
         let wrong = responses.filter { $0.reasonPhrase != $0.expectedReasonPhrase }
-        expecting(pending: pendingReasonPhraseFixes.contains(transport)) {
+        expecting(pending: pendingReasonPhraseFixes.contains(transport), unobserved: unobserved(transport)) {
             #expect(
                 wrong.isEmpty,
                 "reason phrases over \(transport): \(wrong.map { "\($0.reasonPhrase ?? "nil") for \($0.outcome.status ?? 0)" })"
@@ -174,10 +194,14 @@ struct TransportFaultTests {
         }
     }
 
-    /// Runs `checks`, inside `withKnownIssue` when `pending`.
-    static func expecting(pending: Bool, _ checks: () -> Void) {
+    /// Runs `checks`, inside `withKnownIssue` when `pending`, or as an intermittent known
+    /// issue when the cell is `unobserved` on this platform.
+    static func expecting(pending: Bool, unobserved: Bool = false, _ checks: () -> Void) {
         if pending {
             withKnownIssue("waits for a transport fix (TransportFaultTests.pendingFixes)", checks)
+        } else if unobserved {
+            withKnownIssue(
+                "not yet observed on this platform (TransportFaultTests.unobserved)", isIntermittent: true, checks)
         } else {
             checks()
         }

@@ -16,6 +16,46 @@ import Testing
 struct URLSessionTransportTests {
     let transport = URLSessionTransport(configuration: .ephemeral)
 
+    // MARK: Foundation's cache
+
+    /// The transport's own session has no `URLCache`, whatever the configuration it was
+    /// made from says, and the caller's configuration object is left as it was.
+    @Test func itsOwnSessionHasNoFoundationCache() throws {
+        let configuration = URLSessionConfiguration.default
+        let cache = URLCache.shared
+        configuration.urlCache = cache
+        configuration.requestCachePolicy = .returnCacheDataElseLoad
+        let transport = URLSessionTransport(configuration: configuration)
+
+        #expect(transport.session.configuration.urlCache == nil)
+        #expect(transport.session.configuration.requestCachePolicy == .reloadIgnoringLocalCacheData)
+        #expect(configuration.urlCache === cache)
+        #expect(configuration.requestCachePolicy == .returnCacheDataElseLoad)
+    }
+
+    /// A `max-age` response asked for twice reaches the server twice: nothing below
+    /// Strata answers from a cache (that is `CacheMiddleware`'s job), even when the
+    /// configuration came with one that prefers cached data.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    @Test func aFreshResponseIsFetchedAgain() async throws {
+        let configuration = URLSessionConfiguration.default
+        configuration.urlCache = URLCache.shared
+        configuration.requestCachePolicy = .returnCacheDataElseLoad
+        let transport = URLSessionTransport(configuration: configuration)
+        let routes = CacheRoutes()
+        try await TestServer.with(configure: { routes.register(on: $0) }) { server in
+            var bodies: [String] = []
+            for _ in 0..<2 {
+                let request = try Self.request(.get, server, "/cache/fresh?cc=max-age%3D600")
+                let (response, body) = try await transport.send(request, body: nil, deadline: nil)
+                #expect(response.status == .ok)
+                bodies.append(String(decoding: try await body?.collect(upTo: 1024) ?? Data(), as: UTF8.self))
+            }
+            #expect(bodies == ["fresh #1", "fresh #2"])
+            #expect(routes.hits("fresh") == 2)
+        }
+    }
+
     // MARK: Requests and bodies
 
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
