@@ -100,7 +100,6 @@ $products            ]
 )
 EOF
     printf '%s\nprint("adopted")\n' "$imports" >"$app/Sources/App/main.swift"
-    echo "$app"
 }
 
 # resolve APP: SwiftPM resolves the app; APP/fetched lists the packages it checked out
@@ -138,15 +137,15 @@ if $build; then
     make_app baseline "$(printf '%s\n%s' \
         '        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),' \
         '        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),')" \
-        AsyncHTTPClient HTTPTypes >/dev/null
+        AsyncHTTPClient HTTPTypes
     cases+=(baseline)
 fi
-make_app a "$(strata_dependency "")" Strata StrataAsyncHTTPClient >/dev/null
-make_app b "$(strata_dependency "")" Strata StrataAsyncHTTPClient StrataURLSession StrataTesting >/dev/null
+make_app a "$(strata_dependency "")" Strata StrataAsyncHTTPClient
+make_app b "$(strata_dependency "")" Strata StrataAsyncHTTPClient StrataURLSession StrataTesting
 cases+=(a b)
 for integration in "${integrations[@]}"; do
     trait="${integration%%:*}" product="${integration#*:}"
-    make_app "c-$trait" "$(strata_dependency ", traits: [\"$trait\"]")" Strata "$product" >/dev/null
+    make_app "c-$trait" "$(strata_dependency ", traits: [\"$trait\"]")" Strata "$product"
     cases+=("c-$trait")
 done
 

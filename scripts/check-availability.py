@@ -80,10 +80,7 @@ def blank_comments_and_strings(source: str) -> str:
     """`source` with comments and string literal contents replaced by spaces (newlines
     kept), so that offsets and line numbers stay the same; interpolations stay code."""
     out = list(source)
-    i, n = 0, len(source)
-    # Each entry: the closing delimiter of a string being read, or ")" depth for an
-    # interpolation inside one.
-    stack: list[tuple[str, int]] = []
+    n = len(source)
 
     def blank(a: int, b: int) -> None:
         for k in range(a, b):

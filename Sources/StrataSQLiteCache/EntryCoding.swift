@@ -165,7 +165,7 @@
         /// A length and that many bytes of valid UTF-8.
         mutating func string() -> String? {
             guard let bytes = bytes() else { return nil }
-            return String(validatingUTF8: bytes)
+            return String(validUTF8: bytes)
         }
     }
 #endif

@@ -15,7 +15,7 @@ enum MockPercentDecoding {
     /// that decodes to those bytes.
     static func decode(_ text: some StringProtocol) -> String {
         let decoded = URLPercentEscaping.decodedBytes(text)
-        if let string = String(validatingUTF8: decoded) {
+        if let string = String(validUTF8: decoded) {
             return string
         }
         var escaped: [UInt8] = []

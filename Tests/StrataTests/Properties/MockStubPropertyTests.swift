@@ -24,7 +24,7 @@ import Testing
     /// The text a random segment or value stands for: valid `%XX` escapes decoded, any
     /// other `%` kept; `nil` when the bytes are not UTF-8.
     static func meaning(_ text: String) -> String? {
-        String(validatingUTF8: URLPercentEscaping.decodedBytes(text))
+        String(validUTF8: URLPercentEscaping.decodedBytes(text))
     }
 
     @Test func aStubAnswersARequestForItsOwnTarget() async throws {

@@ -51,7 +51,7 @@ import Testing
             for input in inputs {
                 if let fileName = input.fileName {
                     form.append(input.data, name: input.name, fileName: fileName, contentType: input.contentType)
-                } else if let text = String(validatingUTF8: input.data), input.data.count % 2 == 0 {
+                } else if let text = String(validUTF8: input.data), input.data.count % 2 == 0 {
                     form.append(text, name: input.name, contentType: input.contentType)
                 } else {
                     form.append(input.data, name: input.name, contentType: input.contentType)

@@ -134,7 +134,7 @@ import Testing
     @Test func stringEndpointReadsExactlyTheValidUTF8() async throws {
         let endpoint = Endpoint<String>(Self.request)
         await propertyCheck(count: 1000, input: PropertyGen.bytes) { body in
-            let valid = String(validatingUTF8: body)
+            let valid = String(validUTF8: body)
             do {
                 let text = try endpoint.parse(Self.response(body), JSONDecoder())
                 #expect(valid != nil)

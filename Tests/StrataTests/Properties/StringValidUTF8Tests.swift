@@ -3,9 +3,9 @@ import PropertyBased
 import Strata
 import Testing
 
-/// `String(validatingUTF8:)`, Strata's UTF-8 validation below macOS 15: exact cases of each
+/// `String(validUTF8:)`, Strata's UTF-8 validation below macOS 15: exact cases of each
 /// kind of invalid sequence, and random bytes against the standard library's own check.
-@Suite struct StringValidatingUTF8Tests {
+@Suite struct StringValidUTF8Tests {
     @Test(
         arguments: [
             ([], ""),
@@ -18,8 +18,8 @@ import Testing
             ([0x00], "\u{0}"),
         ] as [([UInt8], String)])
     func validBytesAreTheirString(bytes: [UInt8], expected: String) {
-        #expect(String(validatingUTF8: bytes) == expected)
-        #expect(String(validatingUTF8: bytes[...]) == expected)
+        #expect(String(validUTF8: bytes) == expected)
+        #expect(String(validUTF8: bytes[...]) == expected)
     }
 
     @Test(
@@ -36,13 +36,13 @@ import Testing
             [0xEF, 0xBF, 0xBD, 0xFF],  // a sent U+FFFD, then an invalid byte
         ] as [[UInt8]])
     func invalidBytesAreNil(bytes: [UInt8]) {
-        #expect(String(validatingUTF8: bytes) == nil)
+        #expect(String(validUTF8: bytes) == nil)
     }
 
     @Test func randomBytesAgreeWithTheStandardLibrary() async {
         guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
         await propertyCheck(count: 2000, input: PropertyGen.bytes) { data in
-            #expect(String(validatingUTF8: data) == String(validating: data, as: UTF8.self))
+            #expect(String(validUTF8: data) == String(validating: data, as: UTF8.self))
         }
     }
 }
