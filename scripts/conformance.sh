@@ -24,4 +24,4 @@ for _ in $(seq 1 100); do
 done
 
 echo "httpbin on http://127.0.0.1:$port"
-HTTPBIN_URL="http://127.0.0.1:$port" swift test --enable-all-traits --filter StrataConformanceTests
+HTTPBIN_URL="http://127.0.0.1:$port" bash scripts/swift-test-watched.sh 10 --enable-all-traits --filter StrataConformanceTests

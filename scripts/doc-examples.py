@@ -182,6 +182,25 @@ CONTEXT: dict[str, Context] = {
         let tokenStore = TokenStore()
         """
     ),
+    "Sources/Strata/Features/Authentication/BasicCredentials.swift#1": Context(
+        declarations="""
+        let transport = MockTransport()
+        let secret = "s3cret"
+        let reportEndpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/report"))
+        """
+    ),
+    "Sources/Strata/Features/ConcurrencyLimits/ConcurrencyLimitMiddleware.swift#1": Context(
+        declarations="""
+        let transport = MockTransport()
+        let avatarEndpoint = Endpoint<Data>(RequestDescription(route: "https://images.example.com/ada.png"))
+        """
+    ),
+    "Sources/Strata/Features/Logging/HTTPRequest+Curl.swift#1": Context(
+        declarations="""
+        let request = HTTPRequest(method: .post, scheme: "https", authority: "api.example.com", path: "/users?notify=1")
+        let body = MessageBody(#"{"name":"Ada"}"#)
+        """
+    ),
     "Sources/Strata/Features/Retry/RetryRule.swift#1": Context(
         declarations="""
         struct Receipt: Decodable { let id: String }

@@ -157,6 +157,20 @@ enum Harness {
                     baseline: ("own task", strataRequests(tasked, routes: routes)),
                     subject: ("inline", strataRequests(inline, routes: routes)))
             }
+        case .limit:
+            guard let baseURL else { return }
+            let routes = Routes(baseURL: baseURL)
+            try await withHTTPClients(1) { clients in
+                let transport = AsyncHTTPClientTransport(client: clients[0])
+                let plain = Networker(transport: transport, configuration: configuration)
+                let limited = Networker(
+                    transport: transport, middleware: [ConcurrencyLimitMiddleware(perHost: 64, total: 64)],
+                    configuration: configuration)
+                try await runWorkloads(
+                    group, options: options, record: record,
+                    baseline: ("strata", strataRequests(plain, routes: routes)),
+                    subject: ("strata+limit", strataRequests(limited, routes: routes)))
+            }
         case .urlsession:
             guard let baseURL else { return }
             let routes = Routes(baseURL: baseURL)

@@ -33,6 +33,9 @@ enum PairGroup: String, CaseIterable, Sendable, Codable {
     /// (the transport wrapped so that it does not say it enforces the deadline) vs in the
     /// caller's task: what running calls inline saves.
     case inline
+    /// Strata over AsyncHTTPClient without vs with a `ConcurrencyLimitMiddleware` whose
+    /// limits the load never reaches (64 per host): the cost of the step itself.
+    case limit
     /// The demo API's generated client (`StrataDemoOpenAPI.Client`) over
     /// swift-openapi-async-http-client's `AsyncHTTPClientTransport` vs over Strata
     /// (`NetworkerTransport` over Strata's `AsyncHTTPClientTransport`).
@@ -51,6 +54,7 @@ enum PairGroup: String, CaseIterable, Sendable, Codable {
         case .cacheMemory: "Strata over AsyncHTTPClient: a loopback request vs a hit in MemoryCacheStore"
         case .cacheSQLite: "Strata over AsyncHTTPClient: a loopback request vs a hit in SQLiteCacheStore"
         case .inline: "Strata over AsyncHTTPClient: each call in a task of its own vs in the caller's task"
+        case .limit: "Strata over AsyncHTTPClient without vs with ConcurrencyLimitMiddleware (limits not reached)"
         case .openapi:
             "the generated client over OpenAPIAsyncHTTPClient vs over Strata "
                 + "(NetworkerTransport over AsyncHTTPClientTransport)"
@@ -62,7 +66,7 @@ enum PairGroup: String, CaseIterable, Sendable, Codable {
     var concurrencies: [Int] {
         switch self {
         case .ahc: [1, 16, 64]
-        case .urlsession, .mock, .cacheMemory, .cacheSQLite, .inline, .openapi: [1, 16]
+        case .urlsession, .mock, .cacheMemory, .cacheSQLite, .inline, .limit, .openapi: [1, 16]
         case .decode: [1]
         case .grpc: [1, 16]
         }

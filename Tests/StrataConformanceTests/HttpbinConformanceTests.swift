@@ -174,6 +174,35 @@ struct HttpbinConformanceTests {
         }
     }
 
+    /// Basic credentials from the step and from the endpoint modifier: the right ones get
+    /// `200`, wrong ones `401`; a redirect on the same origin keeps them, one to another
+    /// origin (`localhost` for `127.0.0.1`, same server) withholds them, so httpbin answers `401`.
+    @Test(arguments: TransportKind.allCases)
+    func basicAuthenticationFromTheStepAndTheModifier(_ kind: TransportKind) async throws {
+        let base = try #require(Httpbin.baseURL)
+        let otherOrigin = "http://localhost:\(base.port ?? 80)/basic-auth/user/passwd"
+        let encodedOther = try #require(otherOrigin.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        func endpoint(_ path: String, password: String?) -> Endpoint<JSON> {
+            let endpoint = Endpoint<JSON>(RequestDescription(route: Httpbin.route(path)))
+            return password.map { endpoint.basicAuthentication(user: "user", password: $0) } ?? endpoint
+        }
+        func check(_ networker: Networker, password: String?) async throws {
+            let authenticated: JSON = ["authenticated": true, "user": "user"]
+            #expect(try await networker.send(endpoint("/basic-auth/user/passwd", password: password)) == authenticated)
+            let sameOrigin = "/redirect-to?url=%2Fbasic-auth%2Fuser%2Fpasswd"
+            #expect(try await networker.send(endpoint(sameOrigin, password: password)) == authenticated)
+            for path in ["/basic-auth/user/other", "/redirect-to?url=\(encodedOther)"] {
+                let refused = await #expect(throws: StrataError.self, "\(path)") {
+                    try await networker.send(endpoint(path, password: password))
+                }
+                #expect(refused?.status?.code == 401, "\(path)")
+            }
+        }
+        let step = HeadersMiddleware.basicAuthentication(user: "user", password: "passwd")
+        try await kind.withNetworker(middleware: [step]) { try await check($0, password: nil) }
+        try await kind.withNetworker { try await check($0, password: "passwd") }
+    }
+
     @Test(arguments: TransportKind.allCases)
     func compressedResponsesAreDecompressed(_ kind: TransportKind) async throws {
         try await kind.withNetworker { networker in

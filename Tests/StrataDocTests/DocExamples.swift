@@ -178,6 +178,21 @@ func example_Strata_Features_Authentication_AuthenticationMiddleware_1() async t
     _ = networker
 }
 
+// MARK: - Sources/Strata/Features/Authentication/BasicCredentials.swift
+
+/// `Sources/Strata/Features/Authentication/BasicCredentials.swift`, example 1 (line 8).
+func example_Strata_Features_Authentication_BasicCredentials_1() async throws {
+    let transport = MockTransport()
+    let secret = "s3cret"
+    let reportEndpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/report"))
+    // doc-example: Sources/Strata/Features/Authentication/BasicCredentials.swift#1
+    let networker = Networker(transport: transport, middleware: [HeadersMiddleware.basicAuthentication(user: "ada", password: secret)])
+    let report = try await networker.send(reportEndpoint.basicAuthentication(user: "ada", password: secret))
+    // end doc-example
+    _ = networker
+    _ = report
+}
+
 // MARK: - Sources/Strata/Features/Authentication/BearerTokenProvider.swift
 
 /// `Sources/Strata/Features/Authentication/BearerTokenProvider.swift`, example 1 (line 23).
@@ -291,6 +306,22 @@ func example_Strata_Features_Caching_Networker_CacheThenRemote_1() async throws 
     // end doc-example
 }
 
+// MARK: - Sources/Strata/Features/ConcurrencyLimits/ConcurrencyLimitMiddleware.swift
+
+/// `Sources/Strata/Features/ConcurrencyLimits/ConcurrencyLimitMiddleware.swift`, example 1 (line 8).
+func example_Strata_Features_ConcurrencyLimits_ConcurrencyLimitMiddleware_1() async throws {
+    let transport = MockTransport()
+    let avatarEndpoint = Endpoint<Data>(RequestDescription(route: "https://images.example.com/ada.png"))
+    // doc-example: Sources/Strata/Features/ConcurrencyLimits/ConcurrencyLimitMiddleware.swift#1
+    let networker = Networker(
+        transport: transport,
+        middleware: [RetryMiddleware(), ConcurrencyLimitMiddleware(perHost: 4, total: 32)])
+    let avatar = try await networker.send(avatarEndpoint.queuePriority(1))
+    // end doc-example
+    _ = networker
+    _ = avatar
+}
+
 // MARK: - Sources/Strata/Features/Headers/HeadersMiddleware.swift
 
 /// `Sources/Strata/Features/Headers/HeadersMiddleware.swift`, example 1 (line 8).
@@ -305,6 +336,21 @@ func example_Strata_Features_Headers_HeadersMiddleware_1() async throws {
     _ = fixed
     _ = named
     _ = bearer
+}
+
+// MARK: - Sources/Strata/Features/Logging/HTTPRequest+Curl.swift
+
+/// `Sources/Strata/Features/Logging/HTTPRequest+Curl.swift`, example 1 (line 9).
+func example_Strata_Features_Logging_HTTPRequest_Curl_1() async throws {
+    let request = HTTPRequest(method: .post, scheme: "https", authority: "api.example.com", path: "/users?notify=1")
+    let body = MessageBody(#"{"name":"Ada"}"#)
+    // doc-example: Sources/Strata/Features/Logging/HTTPRequest+Curl.swift#1
+    print(request.curlCommand(body: body))
+    // curl --request POST 'https://api.example.com/users?notify=1' \
+    //   --header 'Content-Type: application/json' \
+    //   --header 'Authorization: <redacted>' \
+    //   --data-binary '{"name":"Ada"}'
+    // end doc-example
 }
 
 // MARK: - Sources/Strata/Features/Pagination/Networker+Pages.swift
@@ -405,7 +451,7 @@ func example_Strata_Features_Streams_Networker_Events_1() async throws {
 
 // MARK: - Sources/Strata/Features/Transfers/Networker+Download.swift
 
-/// `Sources/Strata/Features/Transfers/Networker+Download.swift`, example 1 (line 25).
+/// `Sources/Strata/Features/Transfers/Networker+Download.swift`, example 1 (line 26).
 func example_Strata_Features_Transfers_Networker_Download_1() async throws {
     let networker = Networker(transport: MockTransport())
     let videoEndpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/videos/7"))
@@ -631,7 +677,7 @@ func example_Strata_Request_RequestDescription_1() async throws {
     _ = request
 }
 
-/// `Sources/Strata/Request/RequestDescription.swift`, example 2 (line 58).
+/// `Sources/Strata/Request/RequestDescription.swift`, example 2 (line 59).
 func example_Strata_Request_RequestDescription_2() async throws {
     let url = URL(string: "https://api.example.com/users")
     // doc-example: Sources/Strata/Request/RequestDescription.swift#2
@@ -1218,7 +1264,7 @@ func example_Strata_Documentation_docc_Migrating_overview_2() async throws -> (s
     return (try search.encoded().head.url?.absoluteString, try create.encoded().body?.bufferedData, try signup.encoded().body?.bufferedData)
 }
 
-/// `Sources/Strata/Documentation.docc/Migrating.md`, example dependency-injection-with-swinject (line 193).
+/// `Sources/Strata/Documentation.docc/Migrating.md`, example dependency-injection-with-swinject (line 196).
 func example_Strata_Documentation_docc_Migrating_dependency_injection_with_swinject() async throws {
     // doc-example: Sources/Strata/Documentation.docc/Migrating.md#dependency-injection-with-swinject
     let container = Container()

@@ -114,6 +114,7 @@ struct DownloadTests {
             let result = try await networker.download(endpoint, to: file)
             #expect(try Data(contentsOf: file) == Self.changed)
             #expect(result.response.status.code == 200)
+            #expect(result.resumedFrom == 0)  // none of the old partial file's bytes were kept
             #expect(routes.ranges == ["-", "bytes=\(partial)-"])
         }
     }
@@ -126,6 +127,7 @@ struct DownloadTests {
             let result = try await networker.download(endpoint, to: file)
             #expect(try Data(contentsOf: file) == Self.source)
             #expect(result.response.status.code == 200)
+            #expect(result.resumedFrom == 0)
         }
     }
 
@@ -142,6 +144,7 @@ struct DownloadTests {
             try handle.close()
             let result = try await networker.download(endpoint, to: file)
             #expect(result.response.status.code == 416)
+            #expect(result.resumedFrom == Int64(Self.source.count))
             #expect(try Data(contentsOf: file) == Self.source)
             #expect(Self.contents(of: file.deletingLastPathComponent()) == ["movie.bin"])
         }

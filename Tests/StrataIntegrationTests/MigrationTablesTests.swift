@@ -113,6 +113,26 @@ import Testing
         _ = try await networker.send(
             RequestDescription(route: url, method: .post, body: .multipart(form)), decoding: User.self)
         #expect(transport.requests.last?.headerFields[.contentType] == "multipart/form-data; boundary=\(form.boundary)")
+        // 11. Basic authentication, per call and for every request
+        let request = RequestDescription(route: "https://api.example.com/users/42")
+        _ = try await networker.send(
+            Endpoint(request, decoding: User.self).basicAuthentication(user: "ada", password: "pw"))
+        #expect(transport.requests.last?.headerFields[.authorization] == "Basic YWRhOnB3")
+        let basic = Networker(
+            transport: transport, middleware: [HeadersMiddleware.basicAuthentication(user: "ada", password: "pw")])
+        _ = try await basic.send(request, decoding: User.self)
+        #expect(transport.requests.last?.headerFields[.authorization] == "Basic YWRhOnB3")
+        // 12. as cURL
+        let failed = await #expect(throws: StrataError.self) {
+            try await networker.send(RequestDescription(route: "https://api.example.com/missing"), decoding: User.self)
+        }
+        // The request as the call made it: the client's steps (the User-Agent here) are not in it.
+        #expect(failed?.curlCommand() == "curl 'https://api.example.com/missing'")
+        // 13. per-host limits
+        let limited = Networker(
+            transport: transport, middleware: [ConcurrencyLimitMiddleware(perHost: 4, total: 64)])
+        let first = try await limited.send(Endpoint(request, decoding: User.self).queuePriority(1))
+        #expect(first.id == 42)
     }
 
     /// Row 7 as written in the article. (The same `catch where` with a `#expect` or

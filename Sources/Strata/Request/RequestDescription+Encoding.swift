@@ -19,9 +19,10 @@ extension RequestDescription {
     ///   ``ParameterEncodingError`` when the parameters cannot be encoded, a
     ///   JSON body is asked for explicitly (``ParametersEncoding/json``) on a GET or HEAD
     ///   request, or parameters and ``body`` both want the body; ``HeaderFieldError`` when
-    ///   a header was given a name that is not a valid token.
+    ///   a header was given a name that is not a valid token, and the error a modifier kept
+    ///   for any other part that cannot be sent.
     public func encoded(url: URL, jsonEncoder: JSONEncoder = .strataDefault()) throws -> EncodedRequest {
-        if let headerFieldError { throw headerFieldError }
+        if let unsendable { throw unsendable }
         // `HTTPRequest(url:)` traps on a URL without a scheme (`/relative`, `:a`). A URL
         // that slices into scheme, authority and path is made into a request from those
         // slices, never through `HTTPRequest(url:)`: it needs no `URLComponents` to tell.

@@ -58,7 +58,7 @@ extension RequestDescription {
     mutating func setHeaders(_ list: HeaderList) {
         let (fields, error) = list.resolved()
         setHeaders(fields)
-        if headerFieldError == nil { headerFieldError = error }
+        if unsendable == nil { unsendable = error }
     }
 
     /// Sets each field of `fields`, replacing fields of the same name; new names are

@@ -31,8 +31,9 @@ public struct RequestDescription<Route: Sendable>: Sendable {
     public var headers: HTTPFields
     /// A body given as it is; it cannot be combined with a body encoding of parameters.
     public var body: RequestBody?
-    /// The first header name given as a string that is not a valid token; encoding throws it.
-    var headerFieldError: HeaderFieldError?
+    /// The first part given that cannot be sent (a header name that is not a valid token,
+    /// say), kept so that encoding throws it rather than the modifier trap.
+    var unsendable: (any Error & Sendable)?
 
     /// Creates a request description.
     public init(
@@ -104,7 +105,7 @@ public struct RequestDescription<Route: Sendable>: Sendable {
         var mapped = RequestDescription<Other>(
             route: try transform(route), method: method, parameters: parameters,
             encoding: encoding, headers: headers, body: body)
-        mapped.headerFieldError = headerFieldError
+        mapped.unsendable = unsendable
         return mapped
     }
 }

@@ -47,13 +47,11 @@ public struct CachedResponse: Sendable, Hashable {
     /// The response's `Cache-Control` directives.
     public var cacheControl: CacheControl { fields.cacheControl }
 
-    /// How long the response is fresh for, in seconds (RFC 9111 §4.2.1): `0` when its
-    /// `Age` is invalid (§5.1), else `max-age`,
+    /// How long the response is fresh for, in seconds (RFC 9111 §4.2.1): `max-age`,
     /// else `Expires` minus `Date` (an invalid `Expires` is in the past, §5.3), else,
     /// when `heuristic` is set and the status is heuristically cacheable, 10% of the
     /// time since `Last-Modified`, at most a day (§4.2.2); else `0`.
     public func freshnessLifetime(heuristic: Bool) -> Int {
-        if fields.hasInvalidAge { return 0 }
         if let maxAge = fields.cacheControl.maxAge { return maxAge }
         let date = dateValue
         switch fields.expires {
@@ -103,11 +101,8 @@ struct CachingFields: Sendable, Hashable {
     let cacheControl: CacheControl
     /// The `Date` field, `nil` when absent or invalid.
     let date: Date?
-    /// The `Age` field in seconds (its first member), `nil` when absent or invalid.
+    /// The `Age` field in seconds, `nil` when absent or invalid; see ``age(_:)``.
     let age: Int?
-    /// Whether an `Age` field is present but its first member is not a number of
-    /// seconds, which makes the response stale (RFC 9111 §5.1).
-    let hasInvalidAge: Bool
     /// The `Expires` field: `nil` when absent, `.some(nil)` when invalid (in the past,
     /// RFC 9111 §5.3).
     let expires: Date??
@@ -118,13 +113,20 @@ struct CachingFields: Sendable, Hashable {
         let fields = head.headerFields
         cacheControl = CacheControl(fields)
         date = fields[.date].flatMap(HTTPDate.parse)
-        // A list (or several lines, which HTTPTypes joins with commas) counts by its first
-        // member (RFC 9111 §5.1).
-        let firstAge = fields[.age].map { $0.prefix { $0 != "," }.trimmingOWS() }
-        age = firstAge.flatMap { CacheControl.seconds($0) }
-        hasInvalidAge = firstAge != nil && age == nil
+        age = fields[.age].flatMap(Self.age)
         expires = fields[.expires].map(HTTPDate.parse)
         varyNames = Self.varyNames(fields)
+    }
+
+    /// The seconds an `Age` field value says (RFC 9111 §5.1): a list (or several lines,
+    /// which HTTPTypes joins with commas) counts by its first member, and parameters after
+    /// the number are ignored (`7200, 0` and `7200;foo=bar` are 7200). A first member that
+    /// is not a whole number of seconds (`abc`, `-7200`, `7200.0`) makes the field invalid,
+    /// and a cache ignores an invalid `Age` (§4.2.3): `nil`, as if there were none.
+    static func age(_ value: String) -> Int? {
+        let first = value.prefix { $0 != "," }
+        let number = first.prefix { $0 != ";" }.trimmingOWS()
+        return CacheControl.seconds(number)
     }
 
     /// The lowercased names the `Vary` fields in `fields` list.

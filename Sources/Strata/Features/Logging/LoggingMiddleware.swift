@@ -11,6 +11,11 @@ import Logging
 ///
 /// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` are always
 /// redacted; add more names (an API-key header, say) with `redacting:`.
+///
+/// With `logsCurlCommands`, each attempt's request is also logged at `debug` as a `curl`
+/// command (``HTTPRequest/curlCommand(body:redacting:revealingCredentials:)``, the same
+/// fields redacted), to run it again by hand. Put the step last in the client's list to log
+/// the request as the transport gets it.
 public struct LoggingMiddleware: Middleware {
     /// The fields whose values are never logged.
     public static let alwaysRedacted: Set<HTTPField.Name> = [.authorization, .proxyAuthorization, .cookie, .setCookie]
@@ -21,6 +26,8 @@ public struct LoggingMiddleware: Middleware {
     public var logsHeaders: Bool
     /// The fields whose values are replaced by `<redacted>`.
     public let redactedFields: Set<HTTPField.Name>
+    /// Whether each attempt's request is also logged at `debug` as a `curl` command.
+    public var logsCurlCommands: Bool
     private let logger: Logger?
 
     /// Creates a logging step.
@@ -29,14 +36,16 @@ public struct LoggingMiddleware: Middleware {
     ///   - level: the level of the request and response lines.
     ///   - logsHeaders: whether to log header fields.
     ///   - redacting: field names to redact besides ``alwaysRedacted``.
+    ///   - logsCurlCommands: whether to log each attempt's request as a `curl` command too.
     public init(
         logger: Logger? = nil, level: Logger.Level = .info, logsHeaders: Bool = true,
-        redacting: Set<HTTPField.Name> = []
+        redacting: Set<HTTPField.Name> = [], logsCurlCommands: Bool = false
     ) {
         self.logger = logger
         self.level = level
         self.logsHeaders = logsHeaders
         self.redactedFields = Self.alwaysRedacted.union(redacting)
+        self.logsCurlCommands = logsCurlCommands
     }
 
     /// Logs the request, passes it on, and logs the response head, the end of its body,
@@ -47,8 +56,12 @@ public struct LoggingMiddleware: Middleware {
         context: MiddlewareContext,
         next: MiddlewareNext
     ) async throws -> (HTTPResponse, MessageBody?) {
+        let logger = logger ?? context.logger
+        if logsCurlCommands {
+            logger.debug("\(request.curlCommand(body: body, redacting: redactedFields))")
+        }
         let start = AttemptStart(request, body: body, context: context)
-        let lines = AttemptLog(logger: logger ?? context.logger, step: self, start: start)
+        let lines = AttemptLog(logger: logger, step: self, start: start)
         return try await context.observeAttempt(start, body: body, listeners: [lines], next: next)
     }
 

@@ -7,8 +7,9 @@ public struct DownloadResult: Sendable {
     public let file: URL
     /// Its size.
     public let bytes: Int64
-    /// How many bytes a partial file from an earlier attempt already held when the last
-    /// attempt started (0 for a fresh start).
+    /// How many bytes of the file came from an earlier attempt: the partial file's size when
+    /// the server continued it (`206`) or confirmed it complete (`416`), and 0 when the last
+    /// response sent the whole file (`200`: a fresh start, or a file that changed since).
     public let resumedFrom: Int64
     /// How many times this call asked for the rest after the body failed mid-way (with
     /// the client's ``RetryMiddleware``).
@@ -102,7 +103,6 @@ extension Networker {
         } else {
             Self.remove(partial, stateFile)
         }
-        let resumedFrom = offset
         let (head, body) = try await stream(request, idleTimeout: idleTimeout)
         var total: Int64?
         switch head.status.code {
@@ -122,7 +122,7 @@ extension Networker {
                 throw StrataError(.unacceptableStatus, response: head)
             }
             return try Self.complete(
-                partial, stateFile, destination, bytes: offset, resumedFrom: resumedFrom, retries: retries, head,
+                partial, stateFile, destination, bytes: offset, resumedFrom: offset, retries: retries, head,
                 progress)
         default:
             offset = 0
@@ -152,7 +152,7 @@ extension Networker {
             )
         }
         return try Self.complete(
-            partial, stateFile, destination, bytes: received, resumedFrom: resumedFrom, retries: retries, head,
+            partial, stateFile, destination, bytes: received, resumedFrom: offset, retries: retries, head,
             progress)
     }
 
