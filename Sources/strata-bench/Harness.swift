@@ -16,7 +16,8 @@ enum Harness {
     /// Runs the pairs; returns the exit status (1 when a request failed).
     static func run(_ options: Options) async -> Int32 {
         var server: BenchServer.Handle?
-        if !options.groups.isDisjoint(with: [.ahc, .urlsession, .cacheMemory, .cacheSQLite, .inline, .openapi]) {
+        if !options.groups.isDisjoint(with: [.ahc, .urlsession, .cacheMemory, .cacheSQLite, .inline, .limit, .openapi])
+        {
             do {
                 server = options.inProcess ? try await BenchServer.startInProcess() : try BenchServer.startChild()
             } catch {

@@ -240,7 +240,7 @@ struct Options: Sendable {
                    workload sends N/20); R: rounds (default 5), the order rotated each round
                  --quick: N 300 (unless given) and 3 rounds, for a smoke run
                  GROUPS: comma-separated of ahc, urlsession, mock, decode, cache-memory,
-                   cache-sqlite, inline, openapi, grpc (default all)
+                   cache-sqlite, inline, limit, openapi, grpc (default all)
                  openapi: the demo API's generated client (StrataDemoOpenAPI) over
                    swift-openapi-async-http-client vs over Strata (NetworkerTransport over
                    AsyncHTTPClientTransport), each on its own HTTPClient: getUser (GET

@@ -30,7 +30,15 @@ import Testing
                 let now = released.withLock { $0.contains(path) }
                 if now { continuation.resume() } else { gates.withLock { $0[path] = continuation } }
             }
-            return (HTTPResponse(status: status(path, attempt)), MessageBody(path))
+            // A streamed body, as a transport's is: the slot is held until it has been read.
+            let data = Data(path.utf8)
+            let body = MessageBody(length: Int64(data.count)) {
+                AsyncStream<Data> { continuation in
+                    continuation.yield(data)
+                    continuation.finish()
+                }
+            }
+            return (HTTPResponse(status: status(path, attempt)), body)
         }
 
         /// Lets every request for `path`, now and later, through.

@@ -62,18 +62,22 @@ public struct ConcurrencyLimitMiddleware: Middleware {
         next: MiddlewareNext
     ) async throws -> (HTTPResponse, MessageBody?) {
         let host = request.authority ?? ""
-        let waited = await Deadline.run(until: context.deadline) { [limiter, priority = context.queuePriority] in
-            try await limiter.acquire(host: host, priority: priority)
+        if !limiter.tryAcquire(host: host) {
+            let waited = await Deadline.run(until: context.deadline) { [limiter, priority = context.queuePriority] in
+                try await limiter.acquire(host: host, priority: priority)
+            }
+            if waited.timedOut, case .success = waited.result { limiter.release(host: host) }
+            guard !waited.timedOut else { throw CancellationError() }
+            try waited.result.get()
         }
-        if waited.timedOut, case .success = waited.result { limiter.release(host: host) }
-        guard !waited.timedOut else { throw CancellationError() }
-        try waited.result.get()
         let slot = Slot(limiter: limiter, host: host)
         do {
             let (head, responseBody) = try await next(request, body, context)
-            guard let responseBody else {
+            // A body already in memory has nothing left to transfer: the slot goes now, and
+            // the body keeps its fast paths.
+            guard let responseBody, responseBody.bufferedData == nil else {
                 slot.release()
-                return (head, nil)
+                return (head, responseBody)
             }
             return (head, responseBody.watched { (chunk: { _ in }, end: { _ in slot.release() }) })
         } catch {

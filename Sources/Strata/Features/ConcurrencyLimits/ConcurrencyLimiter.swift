@@ -47,6 +47,18 @@ final class ConcurrencyLimiter: Sendable {
         state.withLock { ($0.inFlight.filter { $0.value > 0 }, $0.queue.count) }
     }
 
+    /// Takes a slot for `host` when it has room, without waiting: the common case, with no
+    /// task or timer. (A freed slot goes to a fitting waiter at once, so room never exists
+    /// while a waiter for it queues: taking it here jumps no one.)
+    /// - Returns: whether a slot was taken.
+    func tryAcquire(host: String) -> Bool {
+        state.withLock { state in
+            guard state.hasRoom(for: host, perHost: perHost, total: total) else { return false }
+            state.take(host)
+            return true
+        }
+    }
+
     /// Waits for a slot for `host` and takes it.
     /// - Throws: ``ConcurrencyLimitError/queueFull(limit:)`` at once when the queue is full;
     ///   `CancellationError` as soon as the calling task is cancelled while waiting (the
