@@ -82,7 +82,7 @@ extension HTTPRequest {
 
 extension StrataError {
     /// The failing call's ``request`` as a `curl` command; see
-    /// ``HTTPRequest/curlCommand(body:redacting:revealingCredentials:)``. That is the request
+    /// `HTTPRequest.curlCommand(body:redacting:revealingCredentials:)`. That is the request
     /// as the call made it, before the client's steps changed it (header fields a step adds
     /// are not in it; `LoggingMiddleware(logsCurlCommands: true)` logs each attempt as sent),
     /// and its head only, so the command has no body. `nil` when the call failed before it

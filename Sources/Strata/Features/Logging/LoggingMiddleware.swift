@@ -13,7 +13,7 @@ import Logging
 /// redacted; add more names (an API-key header, say) with `redacting:`.
 ///
 /// With `logsCurlCommands`, each attempt's request is also logged at `debug` as a `curl`
-/// command (``HTTPRequest/curlCommand(body:redacting:revealingCredentials:)``, the same
+/// command (`HTTPRequest.curlCommand(body:redacting:revealingCredentials:)`, the same
 /// fields redacted), to run it again by hand. Put the step last in the client's list to log
 /// the request as the transport gets it.
 public struct LoggingMiddleware: Middleware {
