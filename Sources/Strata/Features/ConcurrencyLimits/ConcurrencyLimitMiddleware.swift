@@ -14,7 +14,8 @@ import HTTPTypes
 /// - A host is the request's authority (`api.example.com:8443`): each has `perHost` slots,
 ///   and all hosts share `total`. A call takes a slot before it goes on and keeps it until
 ///   its response body has been read, has failed or was dropped, so a stream or a download
-///   holds its slot until it ends.
+///   holds its slot until it ends (a body the transport already holds in memory frees it at
+///   once).
 /// - Waiting calls queue in ``Endpoint/queuePriority`` order (higher first), then in
 ///   arrival order; a freed slot goes to the first waiting call whose host has room, so a
 ///   busy host never holds up another.
