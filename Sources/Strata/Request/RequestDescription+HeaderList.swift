@@ -58,6 +58,12 @@ extension RequestDescription {
     mutating func setHeaders(_ list: HeaderList) {
         let (fields, error) = list.resolved()
         setHeaders(fields)
+        if let error { keepUnsendable(error) }
+    }
+
+    /// Keeps `error` for encoding to throw, unless an earlier part already failed: the first
+    /// part that cannot be sent is the one reported.
+    mutating func keepUnsendable(_ error: any Error & Sendable) {
         if unsendable == nil { unsendable = error }
     }
 

@@ -96,7 +96,7 @@ extension Endpoint {
         do {
             copy.request.headers[.authorization] = try BasicCredentials(user: user, password: password).authorization
         } catch {
-            if copy.request.unsendable == nil { copy.request.unsendable = error }
+            copy.request.keepUnsendable(error)
         }
         return copy
     }
