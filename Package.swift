@@ -59,6 +59,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // TLS trust on the AsyncHTTPClient transport (TLSConfiguration), and the tests' TLS servers.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // The tests' and the demo's certificates, made when they run (already in the graph through swift-nio-extras).
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         // Decompression errors, to classify them.
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -118,6 +124,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),  // NIOConnectionError, to classify connect failures
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),  // ServerTrust as TLSConfiguration
             ]
         ),
         // Mock transport for tests and offline prototyping.
@@ -179,6 +186,8 @@ let package = Package(
                 "Strata",  // Deadline.sleep: a cancelled wait leaves no timer behind
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                // Servers over TLS (the trust tests, the demo).
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -194,6 +203,19 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]
+        ),
+        // Certificates made when the tests and the demo run (a CA, server and client
+        // certificates, their pins) and TLS configurations for in-process servers: no
+        // private key is committed.
+        .target(
+            name: "StrataTestCertificates",
+            dependencies: [
+                "Strata",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // An in-process HTTP/1.1 server on SwiftNIO that misbehaves at the byte level
@@ -366,6 +388,8 @@ let package = Package(
                 "StrataDemo",
                 "StrataServerLifecycle",
                 "StrataTestSupport",
+                "StrataTestCertificates",  // the trust tests' CA and certificates
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),  // the trust tests' TLS servers
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CompressNIO", package: "compress-nio"),  // checks the fault server's gzip bodies

@@ -189,6 +189,18 @@ CONTEXT: dict[str, Context] = {
         let reportEndpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/report"))
         """
     ),
+    "Sources/Strata/Interface/Trust/TrustPolicy.swift#1": Context(
+        declarations="""
+        let companyCA = "-----BEGIN CERTIFICATE-----\\nMAA=\\n-----END CERTIFICATE-----\\n"
+        """
+    ),
+    "Sources/Strata/Interface/Trust/ServerTrust.swift#1": Context(
+        declarations="""
+        let primaryPin = try PublicKeyPin(sha256: Data(count: 32))
+        let backupPin = try PublicKeyPin(sha256: Data(repeating: 1, count: 32))
+        let companyRoots = [try TLSCertificate(der: Data([0x30, 0x00]))]
+        """
+    ),
     "Sources/Strata/Features/ConcurrencyLimits/ConcurrencyLimitMiddleware.swift#1": Context(
         declarations="""
         let transport = MockTransport()

@@ -55,6 +55,8 @@ public struct AsyncHTTPClientTransport: Transport {
     public var isOwningClient: Bool { owner != nil }
     /// The client this transport created, shut down when the last copy is released.
     private let owner: OwnedClient?
+    /// Whom `https` requests trust, per host; `nil`: the client's own TLS configuration.
+    private let trust: TrustConfigurations?
 
     /// Creates a transport that owns a new client on the shared event loop group.
     ///
@@ -64,9 +66,53 @@ public struct AsyncHTTPClientTransport: Transport {
     ///   `HTTPClient.Configuration/strataDefault`, decompresses responses and leaves
     ///   redirects to the `Networker`.
     public init(configuration: HTTPClient.Configuration = .strataDefault) {
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        self.init(
+            owning: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration),
+            trust: nil)
+    }
+
+    /// Creates a transport that owns a new client and applies `trust` to every `https`
+    /// request (AsyncHTTPClient's per-request TLS configuration; connections are pooled
+    /// per configuration).
+    ///
+    /// Roots (in addition to or instead of the system's), a client identity (PEM or
+    /// PKCS #12) and a minimum version are applied, per host. Pins are refused:
+    /// AsyncHTTPClient exposes no hook to see the server's chain
+    /// (swift-server/async-http-client#285); trusting only a CA you ship
+    /// (`TrustPolicy.Roots.only(_:)`) anchors the connection to it instead.
+    /// - Parameters:
+    ///   - configuration: the client's configuration; its `tlsConfiguration`, if any, is
+    ///     the base each policy starts from.
+    ///   - trust: whom `https` requests trust, per host.
+    /// - Throws: ``TrustConfigurationError`` naming this transport and the setting, for
+    ///   pins and for a certificate or key swift-nio-ssl cannot read.
+    public init(configuration: HTTPClient.Configuration = .strataDefault, trust: ServerTrust)
+        throws(TrustConfigurationError)
+    {
+        let trust = try TrustConfigurations(trust, base: configuration.tlsConfiguration)
+        self.init(
+            owning: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration),
+            trust: trust)
+    }
+
+    /// Creates a transport that borrows `client` and applies `trust` to every `https`
+    /// request; see ``init(configuration:trust:)``.
+    /// - Parameters:
+    ///   - client: a running client, shut down by the caller after the last request.
+    ///   - trust: whom `https` requests trust, per host; each policy starts from
+    ///     `TLSConfiguration.makeClientConfiguration()` (AsyncHTTPClient does not show a
+    ///     client's configuration), not from the client's own TLS configuration.
+    /// - Throws: ``TrustConfigurationError``, as ``init(configuration:trust:)``.
+    public init(client: HTTPClient, trust: ServerTrust) throws(TrustConfigurationError) {
+        self.client = client
+        self.owner = nil
+        self.trust = try TrustConfigurations(trust, base: nil)
+    }
+
+    private init(owning client: HTTPClient, trust: TrustConfigurations?) {
         self.client = client
         self.owner = OwnedClient(client)
+        self.trust = trust
     }
 
     /// Creates a transport that borrows `client`; the caller keeps it and shuts it down.
@@ -79,6 +125,7 @@ public struct AsyncHTTPClientTransport: Transport {
     public init(client: HTTPClient) {
         self.client = client
         self.owner = nil
+        self.trust = nil
     }
 
     /// Shuts down the client when this transport owns it; does nothing for a borrowed one.
@@ -169,6 +216,10 @@ public struct AsyncHTTPClientTransport: Transport {
     private func execute(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws
         -> HTTPClientResponse
     {
-        try await client.execute(HTTPClientRequest(request, body: body), deadline: NIODeadline(deadline))
+        var clientRequest = try HTTPClientRequest(request, body: body)
+        if let trust, request.scheme == "https", let authority = request.authority {
+            clientRequest.tlsConfiguration = trust.configuration(forAuthority: authority)
+        }
+        return try await client.execute(clientRequest, deadline: NIODeadline(deadline))
     }
 }

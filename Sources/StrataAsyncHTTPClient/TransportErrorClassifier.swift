@@ -4,6 +4,8 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
+import NIOSSL
+import Strata
 
 /// Sorts the errors AsyncHTTPClient and SwiftNIO throw into what a ``Transport`` reports:
 /// `CancellationError`, or a ``TransportError`` of the right ``TransportError/Kind``
@@ -23,7 +25,40 @@ enum TransportErrorClassifier {
             if let deadline, deadline <= .now { return TransportError(.timedOut, underlying: error) }
             return CancellationError()
         }
+        if let (failure, code) = tlsFailure(of: error) {
+            return TransportError(tlsFailure: failure, underlying: error, detail: code.map { "\(failure) (\($0))" })
+        }
         return TransportError(kind(of: error), underlying: error)
+    }
+
+    /// Why a TLS connection was refused, and BoringSSL's short code when it gave one
+    /// (`CERTIFICATE_VERIFY_FAILED`); `nil` for errors that are not swift-nio-ssl's.
+    /// BoringSSL gives one code for a chain that leads to no trusted root and for an
+    /// expired certificate, so both are ``TLSFailure/Reason/untrustedCertificate`` here.
+    static func tlsFailure(of error: any Error) -> (TLSFailure, String?)? {
+        if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
+            return (TLSFailure(.hostNameMismatch), nil)
+        }
+        let errors: [BoringSSLInternalError]
+        switch error {
+        case NIOSSLError.handshakeFailed(.sslError(let list)), BoringSSLError.sslError(let list): errors = list
+        case is NIOSSLError, is NIOSSLExtraError, is BoringSSLError: return (TLSFailure(.handshakeFailed), nil)
+        default: return nil
+        }
+        let codes = errors.map { error in
+            let text = error.description
+            let start = text.range(of: "OPENSSL_internal:")?.upperBound ?? text.startIndex
+            return String(text[start...].prefix { $0 != " " })
+        }
+        let reasons: [(String, TLSFailure.Reason)] = [
+            ("CERTIFICATE_VERIFY_FAILED", .untrustedCertificate),
+            ("CERTIFICATE_REQUIRED", .clientCertificateRequired),
+            ("PEER_DID_NOT_RETURN_A_CERTIFICATE", .clientCertificateRequired),
+            ("PROTOCOL_VERSION", .protocolVersion),
+            ("UNSUPPORTED_PROTOCOL", .protocolVersion),
+        ]
+        let reason = reasons.first { marker, _ in codes.contains { $0.contains(marker) } }?.1 ?? .handshakeFailed
+        return (TLSFailure(reason), codes.first)
     }
 
     /// The kind of failure `error` stands for; ``TransportError/Kind/other`` when unknown.
@@ -39,7 +74,7 @@ enum TransportErrorClassifier {
         case NIOHTTPDecompression.DecompressionError.limit: .bodyTooLarge  // the bomb guard
         case is NIOHTTPDecompression.DecompressionError, is NIOHTTPDecompression.ExtraDecompressionError:
             .malformedResponse  // a compressed body that does not decompress (corrupt, cut short)
-        default: platformKind(of: error) ?? (isTLSError(error) ? .tls : .other)
+        default: platformKind(of: error) ?? .other
         }
     }
 
@@ -90,13 +125,6 @@ enum TransportErrorClassifier {
         case ECONNRESET, ECONNABORTED, EPIPE, ENOTCONN: .connectionLost
         default: .other
         }
-    }
-
-    /// SwiftNIO's TLS errors (`NIOSSLError`, `NIOSSLExtraError`, `BoringSSLError`, …) all
-    /// live in the `NIOSSL` module, which this target does not import (it would add a
-    /// package dependency for a type check), so they are recognised by their module name.
-    private static func isTLSError(_ error: any Error) -> Bool {
-        String(reflecting: type(of: error)).hasPrefix("NIOSSL.")
     }
 
     /// Network.framework errors, as AsyncHTTPClient wraps them on Apple platforms.

@@ -1,5 +1,6 @@
 import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import ServiceLifecycle
 import Strata
@@ -46,6 +47,7 @@ public final class InProcessServer: Sendable {
     ///   - stopsOnSignals: whether `SIGTERM` and `SIGINT` shut the server down gracefully.
     ///   - gracePeriod: how long a graceful shutdown waits for requests in flight before
     ///     cancelling them.
+    ///   - tlsConfiguration: when given, the server speaks HTTPS with it.
     /// - Throws: the error the server stopped on (it could not bind, say), or
     ///   ``InProcessServerError/didNotStart`` when it stopped without one.
     public static func start(
@@ -55,15 +57,18 @@ public final class InProcessServer: Sendable {
         serverName: String,
         logger: Logger,
         stopsOnSignals: Bool = false,
-        gracePeriod: Duration = defaultGracePeriod
+        gracePeriod: Duration = defaultGracePeriod,
+        tlsConfiguration: TLSConfiguration? = nil
     ) async throws -> InProcessServer {
         let ledger = ConnectionLedger()
+        let plain = HTTPServerBuilder { responder in
+            LedgeredHTTP1Channel(http1: HTTP1Channel(responder: responder), ledger: ledger)
+        }
+        let server = try tlsConfiguration.map { try .tls(plain, tlsConfiguration: $0) } ?? plain
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             router: router,
-            server: HTTPServerBuilder { responder in
-                LedgeredHTTP1Channel(http1: HTTP1Channel(responder: responder), ledger: ledger)
-            },
+            server: server,
             configuration: .init(address: .hostname(host, port: port), serverName: serverName),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)

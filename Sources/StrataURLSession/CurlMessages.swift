@@ -52,4 +52,23 @@ enum CurlMessages {
 
     /// The TLS handshake or the certificate check failed.
     static let tlsFailure = ["SSL", "OpenSSL", "TLS", "schannel", "SEC_E_"]
+
+    /// Why a TLS connection was refused, by curl's message (OpenSSL's verify results,
+    /// observed with libcurl 7.88 and OpenSSL 3): `SSL certificate problem: unable to get
+    /// local issuer certificate` or `…: self-signed certificate` (untrusted),
+    /// `…: certificate has expired`, `SSL: no alternative certificate subject name matches
+    /// target host name`; `nil` when the message names none of them.
+    static func tlsReason(ofMessage message: String) -> TLSFailure.Reason? {
+        tlsReasons.first { marker, _ in message.contains(marker) }?.1
+    }
+
+    private static let tlsReasons: [(String, TLSFailure.Reason)] = [
+        ("certificate has expired", .expired), ("certificate is not yet valid", .expired),
+        ("unable to get local issuer certificate", .untrustedCertificate),
+        ("self-signed certificate", .untrustedCertificate), ("self signed certificate", .untrustedCertificate),
+        ("subject name matches target host name", .hostNameMismatch),
+        ("does not match target host name", .hostNameMismatch),
+        ("certificate required", .clientCertificateRequired),
+        ("protocol version", .protocolVersion),
+    ]
 }

@@ -27,4 +27,22 @@ extension Networker {
             self.init(transport: URLSessionTransport())
         #endif
     }
+
+    /// A client over the platform's default transport (as ``init()``) that trusts servers
+    /// as `trust` says.
+    ///
+    /// On Apple platforms the URLSession transport applies it (roots, pins, a PKCS #12
+    /// identity, one minimum version for all hosts); on Linux the AsyncHTTPClient
+    /// transport does (roots, a PEM or PKCS #12 identity, a minimum version per host; no
+    /// pins). See the "Trust and TLS" article.
+    /// - Parameter trust: whom the client trusts over TLS, per host.
+    /// - Throws: ``TrustConfigurationError`` naming the transport and the setting it
+    ///   cannot apply.
+    public init(trust: ServerTrust) throws(TrustConfigurationError) {
+        #if os(Linux)
+            self.init(transport: try AsyncHTTPClientTransport(trust: trust))
+        #else
+            self.init(transport: try URLSessionTransport(trust: trust))
+        #endif
+    }
 }

@@ -23,6 +23,10 @@ import Strata
 ///   challenges (server trust, client certificate) get default handling. On Apple
 ///   platforms every challenge gets default handling, as without a delegate: a `401`
 ///   the session cannot answer from its credential storage is delivered with its body.
+/// - **TLS challenges** (Apple platforms), when the transport was given a
+///   ``ServerTrust``: answered by ``URLSessionTrust`` for hosts whose policy is not the
+///   system's; a refused server is remembered for its task, whose call then fails with a
+///   `TransportError` of kind `.tls` carrying the ``TLSFailure``.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// The authentication methods of TLS-level challenges. `FoundationNetworking` defines
     /// neither constant (it never issues such challenges); these are their values.
@@ -31,6 +35,16 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     ]
 
     private let exchanges = Locked<[Int: TaskExchange]>([:])
+    /// Whom the session trusts, when the transport was given a ``ServerTrust``.
+    private let trust: URLSessionTrust?
+    /// The refusals of server trust, by task, until the task completes: its error then.
+    private let refusals = Locked<[Int: TLSFailure]>([:])
+
+    /// A delegate that applies `trust` to TLS challenges (Apple platforms), or leaves them
+    /// to default handling when it is `nil`.
+    init(trust: URLSessionTrust? = nil) {
+        self.trust = trust
+    }
 
     /// Routes the events of `task` to `exchange` until the task completes; call it
     /// before resuming the task.
@@ -77,7 +91,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// Ends the task's exchange, with `error` when the task failed, and forgets it.
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let exchange = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
-        exchange?.complete(error, response: task.response)
+        let refusal = refusals.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        exchange?.complete(
+            refusal.map { TransportError(tlsFailure: $0, underlying: error) } ?? error, response: task.response)
     }
 
     /// Refuses every redirect: the `3xx` response is delivered as the final one.
@@ -98,8 +114,40 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
+        #if canImport(Security) && canImport(CryptoKit) && !canImport(FoundationNetworking)
+            if let trust, let answer = answer(challenge, task: task, trust: trust) {
+                completionHandler(answer.0, answer.1)
+                return
+            }
+        #endif
         completionHandler(disposition(for: challenge, task: task), nil)
     }
+
+    #if canImport(Security) && canImport(CryptoKit) && !canImport(FoundationNetworking)
+        /// The answer to a TLS challenge under the transport's ``ServerTrust``; `nil` for
+        /// default handling (the host's policy has nothing to say about it).
+        private func answer(_ challenge: URLAuthenticationChallenge, task: URLSessionTask, trust: URLSessionTrust)
+            -> (URLSession.AuthChallengeDisposition, URLCredential?)?
+        {
+            let space = challenge.protectionSpace
+            switch space.authenticationMethod {
+            case NSURLAuthenticationMethodServerTrust:
+                guard let serverTrust = space.serverTrust,
+                    let outcome = trust.evaluate(serverTrust, host: space.host)
+                else { return nil }
+                switch outcome {
+                case .success: return (.useCredential, URLCredential(trust: serverTrust))
+                case .failure(let failure):
+                    refusals.withLock { $0[task.taskIdentifier] = failure }
+                    return (.cancelAuthenticationChallenge, nil)
+                }
+            case NSURLAuthenticationMethodClientCertificate:
+                return trust.clientCredential(forHost: space.host).map { (.useCredential, $0) }
+            default:
+                return nil
+            }
+        }
+    #endif
 
     private func disposition(
         for challenge: URLAuthenticationChallenge,

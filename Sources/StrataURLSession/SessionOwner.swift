@@ -17,10 +17,15 @@ final class SessionOwner: Sendable {
 
     /// Creates a session from a copy of `configuration` without Foundation's cache, with a
     /// ``SessionDelegate``, and owns it.
-    init(configuration: URLSessionConfiguration) {
-        let delegate = SessionDelegate()
-        self.session = URLSession(
-            configuration: Self.withoutCache(configuration), delegate: delegate, delegateQueue: nil)
+    /// With `trust`, the delegate answers TLS challenges by it, and the configuration's
+    /// minimum TLS version is the trust's (Apple platforms).
+    init(configuration: URLSessionConfiguration, trust: URLSessionTrust? = nil) {
+        let delegate = SessionDelegate(trust: trust)
+        let configuration = Self.withoutCache(configuration)
+        #if !canImport(FoundationNetworking)
+            if trust?.minimumVersion == .tls13 { configuration.tlsMinimumSupportedProtocolVersion = .TLSv13 }
+        #endif
+        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         self.delegate = delegate
         self.owns = true
     }

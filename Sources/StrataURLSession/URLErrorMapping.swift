@@ -17,12 +17,31 @@ enum URLErrorMapping {
     /// `error` as a ``TransportError``, with the `URLError` as its underlying error and
     /// a one-line ``TransportError/detail`` (code, name and message), so no multi-line
     /// `NSError` dump reaches a description.
+    /// A ``TransportError`` (a refused server trust, recorded by the session's delegate)
+    /// passes unchanged; a TLS failure carries its ``TLSFailure`` reason.
     static func map(_ error: any Error) -> TransportError {
+        if let error = error as? TransportError { return error }
         guard let urlError = urlError(from: error) else {
             let nsError = error as NSError
             return TransportError(.other, underlying: error, detail: "\(nsError.domain) \(nsError.code)")
         }
-        return TransportError(kind(of: urlError), underlying: urlError, detail: detail(of: urlError))
+        let kind = kind(of: urlError)
+        guard kind == .tls else { return TransportError(kind, underlying: urlError, detail: detail(of: urlError)) }
+        let failure = TLSFailure(tlsReason(of: urlError))
+        return TransportError(tlsFailure: failure, underlying: urlError, detail: "\(failure) (\(detail(of: urlError)))")
+    }
+
+    /// Why a TLS connection was refused: by curl's message first on Linux, then by the code.
+    static func tlsReason(of error: URLError) -> TLSFailure.Reason {
+        #if canImport(FoundationNetworking)
+            if let reason = CurlMessages.tlsReason(ofMessage: message(of: error)) { return reason }
+        #endif
+        return switch error.code {
+        case .serverCertificateHasBadDate, .serverCertificateNotYetValid: .expired
+        case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot: .untrustedCertificate
+        case .clientCertificateRejected, .clientCertificateRequired: .clientCertificateRequired
+        default: .handshakeFailed
+        }
     }
 
     /// The kind of failure `error` stands for: by curl's message first on Linux, then by its code.

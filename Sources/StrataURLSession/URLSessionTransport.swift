@@ -195,6 +195,40 @@ public struct URLSessionTransport: Transport {
         self.responseBufferLimit = responseBufferLimit
     }
 
+    /// Creates a transport with its own session, as
+    /// ``init(configuration:streamedBodyLimit:responseBufferLimit:)``, whose delegate
+    /// applies `trust`.
+    ///
+    /// - **Apple platforms**: for a host whose policy is not the system's, the
+    ///   server-trust challenge is answered by the policy — its roots as anchors (alone or
+    ///   with the system's), `SecTrustEvaluateWithError`, then its pins against the
+    ///   SHA-256 of each certificate's public key in the verified chain — and a
+    ///   client-certificate challenge with its identity, which must be PKCS #12. The
+    ///   minimum version is the session's, so every policy must give the same one.
+    /// - **Linux**: `FoundationNetworking` hands a session's delegate no TLS challenge and
+    ///   applies no TLS setting, so only `ServerTrust.system` is taken; use the
+    ///   AsyncHTTPClient transport for anything else.
+    ///
+    /// A refused server fails the call with a `TransportError` of kind `.tls` whose
+    /// `TransportError.tlsFailure` says why (with the presented pins on a pin mismatch).
+    /// - Parameters:
+    ///   - configuration: the session's configuration; `.default` unless told.
+    ///   - trust: whom the session trusts, per host.
+    ///   - streamedBodyLimit: the most bytes a streamed request body may hold.
+    ///   - responseBufferLimit: the most bytes of a response body that may wait unread.
+    /// - Throws: ``TrustConfigurationError`` naming this transport and the setting the
+    ///   platform cannot apply.
+    public init(
+        configuration: URLSessionConfiguration = .default,
+        trust: ServerTrust,
+        streamedBodyLimit: Int = Self.defaultStreamedBodyLimit,
+        responseBufferLimit: Int = Self.defaultResponseBufferLimit
+    ) throws(TrustConfigurationError) {
+        self.owner = SessionOwner(configuration: configuration, trust: try URLSessionTrust(trust))
+        self.streamedBodyLimit = streamedBodyLimit
+        self.responseBufferLimit = responseBufferLimit
+    }
+
     /// Creates a transport that borrows `session`; the caller keeps ownership and
     /// decides when to invalidate it.
     ///

@@ -522,6 +522,38 @@ enum DocExample_Strata_Interface_Middleware_1 {
     // end doc-example
 }
 
+// MARK: - Sources/Strata/Interface/Trust/ServerTrust.swift
+
+/// `Sources/Strata/Interface/Trust/ServerTrust.swift`, example 1 (line 10).
+func example_Strata_Interface_Trust_ServerTrust_1() async throws {
+    let primaryPin = try PublicKeyPin(sha256: Data(count: 32))
+    let backupPin = try PublicKeyPin(sha256: Data(repeating: 1, count: 32))
+    let companyRoots = [try TLSCertificate(der: Data([0x30, 0x00]))]
+    // doc-example: Sources/Strata/Interface/Trust/ServerTrust.swift#1
+    let trust = try ServerTrust(hosts: [
+        "api.example.com": TrustPolicy(pins: [primaryPin, backupPin]),
+        "**.internal.example.com": TrustPolicy(roots: .only(companyRoots)),
+    ])
+    let transport = try AsyncHTTPClientTransport(trust: trust)
+    // end doc-example
+    _ = trust
+    _ = transport
+}
+
+// MARK: - Sources/Strata/Interface/Trust/TrustPolicy.swift
+
+/// `Sources/Strata/Interface/Trust/TrustPolicy.swift`, example 1 (line 11).
+func example_Strata_Interface_Trust_TrustPolicy_1() async throws {
+    let companyCA = "-----BEGIN CERTIFICATE-----\nMAA=\n-----END CERTIFICATE-----\n"
+    // doc-example: Sources/Strata/Interface/Trust/TrustPolicy.swift#1
+    let policy = TrustPolicy(
+        roots: .only(try TLSCertificate.certificates(pem: companyCA)),
+        pins: [try PublicKeyPin("sha256/r/mIkG3eEpVdm+u/ko/cwxzOMo1bk4TyHIlByibiA5E=")],
+        minimumVersion: .tls13)
+    // end doc-example
+    _ = policy
+}
+
 // MARK: - Sources/Strata/Models/DTODecodable.swift
 
 // `Sources/Strata/Models/DTODecodable.swift`, example 1 (line 4), at file scope (it declares an extension).
@@ -921,7 +953,7 @@ func example_StrataSQLiteCache_SQLiteCacheStore_1() async throws {
 
 // MARK: - Sources/StrataServerLifecycle/InProcessServer.swift
 
-/// `Sources/StrataServerLifecycle/InProcessServer.swift`, example 1 (line 19).
+/// `Sources/StrataServerLifecycle/InProcessServer.swift`, example 1 (line 20).
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 func example_StrataServerLifecycle_InProcessServer_1() async throws {
     let router = Router()

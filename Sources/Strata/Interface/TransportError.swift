@@ -12,7 +12,7 @@
 /// | the deadline passed (before the head or while reading the body) | ``Kind/timedOut`` |
 /// | the connection closed or reset before the response was complete (also a body shorter than its `Content-Length`) | ``Kind/connectionLost`` |
 /// | a reply that is not HTTP, bad framing, invalid header bytes, a compressed body that does not decompress | ``Kind/malformedResponse`` |
-/// | the TLS handshake or certificate check failed | ``Kind/tls`` |
+/// | the TLS handshake or certificate check failed (the reason in ``tlsFailure``) | ``Kind/tls`` |
 /// | the request cannot be sent as described (no absolute URL, a header the transport rejects) | ``Kind/invalidRequest`` |
 ///
 /// A body larger than the client's limit — declared by `Content-Length`, received, or
@@ -68,6 +68,8 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     /// ``description`` uses it instead of the underlying error's own text (which, for
     /// some platform errors, is a multi-line dump).
     public let detail: String?
+    /// Why a TLS connection was refused, for kind ``Kind/tls`` when the transport tells.
+    public let tlsFailure: TLSFailure?
 
     /// Creates a transport error.
     /// - Parameters:
@@ -78,6 +80,19 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         self.kind = kind
         self.underlying = underlying
         self.detail = detail
+        self.tlsFailure = nil
+    }
+
+    /// Creates an error of kind ``Kind/tls``.
+    /// - Parameters:
+    ///   - tlsFailure: why the connection was refused.
+    ///   - underlying: the transport's own error.
+    ///   - detail: a short account for logs; by default the failure's description.
+    public init(tlsFailure: TLSFailure, underlying: (any Error)? = nil, detail: String? = nil) {
+        self.kind = .tls
+        self.underlying = underlying
+        self.detail = detail ?? tlsFailure.description
+        self.tlsFailure = tlsFailure
     }
 
     /// A one-line description for logs: the kind, then ``detail`` or the underlying

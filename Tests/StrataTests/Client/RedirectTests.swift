@@ -191,6 +191,20 @@ final class RedirectingTransport: Transport {
         #expect(allowed == "done")
     }
 
+    /// `https://a.test` and `http://a.test` are two origins: a downgrade that the policy
+    /// allows still withholds the credentials, as any cross-origin hop does.
+    @Test func anAllowedDowngradeOnTheSameHostWithholdsCredentials() async throws {
+        let transport = RedirectingTransport(["https://a.test/x": (302, "http://a.test/y")])
+        let reply = try await Self.networker(transport, policy: RedirectPolicy(allowsInsecureRedirects: true))
+            .send(Self.endpoint("https://a.test/x", headers: Self.credentials))
+        #expect(reply == "done")
+        #expect(transport.received.map(\.url) == ["https://a.test/x", "http://a.test/y"])
+        #expect(transport.received[0].fields[.authorization] == "Bearer t0ken")
+        #expect(transport.received[1].fields[.authorization] == nil)
+        #expect(transport.received[1].fields[.cookie] == nil)
+        #expect(transport.received[1].fields[.proxyAuthorization] == nil)
+    }
+
     static func chain(_ length: Int) -> RedirectingTransport {
         var table: [String: (Int, String?)] = [:]
         for hop in 0..<length { table["http://a.test/\(hop)"] = (302, "/\(hop + 1)") }
