@@ -125,6 +125,16 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),  // ServerTrust as TLSConfiguration
+                "StrataNIOSSL",
+            ]
+        ),
+        // What the AsyncHTTPClient transport and StrataGRPC share about swift-nio-ssl: its TLS
+        // errors read as TLSFailure reasons, trust roots and client identities as it reads them.
+        .target(
+            name: "StrataNIOSSL",
+            dependencies: [
+                "Strata",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // Mock transport for tests and offline prototyping.
@@ -279,6 +289,12 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 // A server stream's messages handed to the reader one at a time (back pressure).
                 Integration.grpc.product("AsyncAlgorithms", package: "swift-async-algorithms"),
+                // GRPCTrust: TLS errors read as TLSFailure, and chains verified for pins and extra roots.
+                "StrataNIOSSL",
+                Integration.grpc.product("NIOSSL", package: "swift-nio-ssl"),
+                Integration.grpc.product("X509", package: "swift-certificates"),
+                Integration.grpc.product("Crypto", package: "swift-crypto"),
+                Integration.grpc.product("SwiftASN1", package: "swift-asn1"),
             ]
         ),
         // The demo's user service over gRPC: the generated code (Generated/, committed), the
@@ -486,6 +502,7 @@ let package = Package(
                 "StrataDemoServer",  // the HTTP demo, whose User the gRPC one must equal
                 "StrataAsyncHTTPClient",
                 "StrataTestSupport",
+                "StrataTestCertificates",  // the trust tests' CA and certificates
                 Integration.grpc.product("GRPCCore", package: "grpc-swift-2"),
                 Integration.grpc.product("GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 Integration.grpc.product("SwiftProtobuf", package: "swift-protobuf"),

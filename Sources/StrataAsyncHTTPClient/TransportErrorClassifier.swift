@@ -4,8 +4,8 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
-import NIOSSL
 import Strata
+import StrataNIOSSL
 
 /// Sorts the errors AsyncHTTPClient and SwiftNIO throw into what a ``Transport`` reports:
 /// `CancellationError`, or a ``TransportError`` of the right ``TransportError/Kind``
@@ -25,40 +25,8 @@ enum TransportErrorClassifier {
             if let deadline, deadline <= .now { return TransportError(.timedOut, underlying: error) }
             return CancellationError()
         }
-        if let (failure, code) = tlsFailure(of: error) {
-            return TransportError(tlsFailure: failure, underlying: error, detail: code.map { "\(failure) (\($0))" })
-        }
+        if let tlsError = TransportError(readingTLSError: error) { return tlsError }
         return TransportError(kind(of: error), underlying: error)
-    }
-
-    /// Why a TLS connection was refused, and BoringSSL's short code when it gave one
-    /// (`CERTIFICATE_VERIFY_FAILED`); `nil` for errors that are not swift-nio-ssl's.
-    /// BoringSSL gives one code for a chain that leads to no trusted root and for an
-    /// expired certificate, so both are ``TLSFailure/Reason/untrustedCertificate`` here.
-    static func tlsFailure(of error: any Error) -> (TLSFailure, String?)? {
-        if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
-            return (TLSFailure(.hostNameMismatch), nil)
-        }
-        let errors: [BoringSSLInternalError]
-        switch error {
-        case NIOSSLError.handshakeFailed(.sslError(let list)), BoringSSLError.sslError(let list): errors = list
-        case is NIOSSLError, is NIOSSLExtraError, is BoringSSLError: return (TLSFailure(.handshakeFailed), nil)
-        default: return nil
-        }
-        let codes = errors.map { error in
-            let text = error.description
-            let start = text.range(of: "OPENSSL_internal:")?.upperBound ?? text.startIndex
-            return String(text[start...].prefix { $0 != " " })
-        }
-        let reasons: [(String, TLSFailure.Reason)] = [
-            ("CERTIFICATE_VERIFY_FAILED", .untrustedCertificate),
-            ("CERTIFICATE_REQUIRED", .clientCertificateRequired),
-            ("PEER_DID_NOT_RETURN_A_CERTIFICATE", .clientCertificateRequired),
-            ("PROTOCOL_VERSION", .protocolVersion),
-            ("UNSUPPORTED_PROTOCOL", .protocolVersion),
-        ]
-        let reason = reasons.first { marker, _ in codes.contains { $0.contains(marker) } }?.1 ?? .handshakeFailed
-        return (TLSFailure(reason), codes.first)
     }
 
     /// The kind of failure `error` stands for; ``TransportError/Kind/other`` when unknown.

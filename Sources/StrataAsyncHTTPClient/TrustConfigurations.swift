@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import NIOSSL
 import Strata
+import StrataNIOSSL
 
 /// A ``ServerTrust`` as AsyncHTTPClient applies it: one `TLSConfiguration` per policy,
 /// made (and its certificates and keys parsed) once, when the transport is made; each
@@ -57,43 +58,18 @@ struct TrustConfigurations: Sendable {
         switch policy.roots {
         case .system: break
         case .systemAnd(let roots):
-            configuration.additionalTrustRoots = [.certificates(try certificates(roots, .roots))]
-        case .only(let roots): configuration.trustRoots = .certificates(try certificates(roots, .roots))
+            configuration.additionalTrustRoots = [
+                .certificates(try NIOSSLCertificate.reading(roots, for: .roots, transport: transportName))
+            ]
+        case .only(let roots):
+            configuration.trustRoots = .certificates(
+                try NIOSSLCertificate.reading(roots, for: .roots, transport: transportName))
         }
-        switch policy.clientIdentity?.source {
-        case nil: break
-        case .pem(let chain, let key):
-            configuration.certificateChain = try certificates(chain, .clientIdentity).map { .certificate($0) }
-            do {
-                configuration.privateKey = .privateKey(try NIOSSLPrivateKey(bytes: Array(key.utf8), format: .pem))
-            } catch {
-                throw TrustConfigurationError(
-                    .clientIdentity, transport: transportName,
-                    reason: "swift-nio-ssl cannot read the private key: \(error)")
-            }
-        case .pkcs12(let archive, let passphrase):
-            do {
-                let bundle = try NIOSSLPKCS12Bundle(buffer: Array(archive), passphrase: Array(passphrase.utf8))
-                configuration.certificateChain = bundle.certificateChain.map { .certificate($0) }
-                configuration.privateKey = .privateKey(bundle.privateKey)
-            } catch {
-                throw TrustConfigurationError(
-                    .clientIdentity, transport: transportName,
-                    reason: "swift-nio-ssl cannot read the PKCS #12 archive: \(error)")
-            }
+        if let identity = try policy.clientIdentity?.nioSSL(transport: transportName) {
+            configuration.certificateChain = identity.chain.map { .certificate($0) }
+            configuration.privateKey = .privateKey(identity.key)
         }
         configuration.minimumTLSVersion = policy.minimumVersion == .tls13 ? .tlsv13 : .tlsv12
         return configuration
-    }
-
-    private static func certificates(_ certificates: [TLSCertificate], _ setting: TrustConfigurationError.Setting)
-        throws(TrustConfigurationError) -> [NIOSSLCertificate]
-    {
-        do {
-            return try certificates.map { try NIOSSLCertificate(bytes: Array($0.der), format: .der) }
-        } catch {
-            throw TrustConfigurationError(
-                setting, transport: transportName, reason: "swift-nio-ssl cannot read a certificate: \(error)")
-        }
     }
 }

@@ -2,6 +2,7 @@
     import AsyncAlgorithms
     import Foundation
     import GRPCCore
+    import GRPCNIOTransportHTTP2
     import HTTPTypes
     import Logging
     import Strata
@@ -78,6 +79,9 @@
         /// Shared settings.
         public let configuration: Configuration
         private let calls: any GRPCCalls
+        /// The refusals of the ``GRPCTrust`` the transport was made with, so that a refused
+        /// server's error says why (a pin mismatch, with the pins the server showed).
+        private let trustRefusals: GRPCTrustRefusals?
 
         /// Creates a client over a `GRPCClient` the app made and runs (its interceptors are
         /// the ones it was given).
@@ -86,6 +90,53 @@
         ) {
             self.calls = client
             self.configuration = configuration
+            self.trustRefusals = nil
+        }
+
+        /// Creates a client over an `HTTP2ClientTransport.Posix` to `host` over TLS, trusting
+        /// the server as `trust` says for that host (see ``GRPCTrust``); call
+        /// ``runConnections()`` to connect.
+        /// - Parameters:
+        ///   - host: the server's host name or address, which its certificate must name.
+        ///   - port: the server's port.
+        ///   - trust: whom the client trusts, per host; the policy of `host` applies.
+        ///   - transportConfig: the transport's settings.
+        ///   - interceptors: as ``init(transport:interceptors:configuration:)``.
+        ///   - configuration: the shared settings.
+        /// - Throws: ``Strata/TrustConfigurationError`` for a setting the transport cannot
+        ///   apply; grpc-swift's `RuntimeError` when the transport cannot be made.
+        public init(
+            host: String,
+            port: Int,
+            trust: ServerTrust,
+            transportConfig: HTTP2ClientTransport.Posix.Config = .defaults,
+            interceptors: [any ClientInterceptor] = [],
+            configuration: Configuration = Configuration()
+        ) throws {
+            let grpcTrust = try GRPCTrust(trust, host: host)
+            // An address is no server name to send (SNI): swift-nio-ssl then checks the
+            // certificate against the address connected to.
+            let target: any ResolvableTarget =
+                if GRPCTrust.isAddress(host) {
+                    host.contains(":") ? .ipv6(address: host, port: port) : .ipv4(address: host, port: port)
+                } else {
+                    .dns(host: host, port: port)
+                }
+            let transport = try HTTP2ClientTransport.Posix(
+                target: target, transportSecurity: grpcTrust.transportSecurity, config: transportConfig)
+            self.init(transport: transport, interceptors: interceptors, configuration: configuration)
+            self = GRPCNetworker(self, trustRefusals: grpcTrust.refusals)
+        }
+
+        private init(_ networker: GRPCNetworker, trustRefusals: GRPCTrustRefusals) {
+            self.calls = networker.calls
+            self.configuration = networker.configuration
+            self.trustRefusals = trustRefusals
+        }
+
+        /// The error for `error`, thrown by the call whose head was `head`.
+        private func strataError(_ error: any Error, head: HTTPRequest, phase: StrataError.Phase) -> StrataError {
+            GRPCErrors.strataError(error, request: head, phase: phase, trustRefusal: trustRefusals?.latest)
         }
 
         /// Creates a client over `transport`, with its own `GRPCClient`; call
@@ -170,8 +221,7 @@
                     }
                 }
             } catch {
-                throw GRPCErrors.strataError(error, request: head, phase: .awaitingHead)
-                    .withRecords(scope.context.records)
+                throw strataError(error, head: head, phase: .awaitingHead).withRecords(scope.context.records)
             }
             let value: Response
             do {
@@ -252,8 +302,7 @@
                     }
                 }
             } catch {
-                throw GRPCErrors.strataError(error, request: head, phase: .readingBody).withRecords(
-                    scope.context.records)
+                throw strataError(error, head: head, phase: .readingBody).withRecords(scope.context.records)
             }
         }
 

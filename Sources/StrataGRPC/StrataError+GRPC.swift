@@ -5,6 +5,7 @@
     import NIOCore
     import NIOPosix
     import Strata
+    import StrataNIOSSL
 
     extension StrataError.Kind {
         /// The server ended a gRPC call with a status other than `OK` that is not a transport
@@ -75,7 +76,12 @@
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     enum GRPCErrors {
         /// The error for `error`, thrown by a call whose head was `request`.
-        static func strataError(_ error: any Error, request: HTTPRequest, phase: StrataError.Phase) -> StrataError {
+        /// `trustRefusal` is the last refusal of the call's ``GRPCTrust``: the reason (and the
+        /// pins shown) for a chain its verification refused, which BoringSSL reports only as
+        /// `CERTIFICATE_VERIFY_FAILED`.
+        static func strataError(
+            _ error: any Error, request: HTTPRequest, phase: StrataError.Phase, trustRefusal: TLSFailure? = nil
+        ) -> StrataError {
             if let error = error as? StrataError { return error }
             if error is CancellationError { return StrataError(.cancelled, request: request) }
             let rpcError = rpcError(in: error)
@@ -100,6 +106,9 @@
                 let transport = TransportError(.timedOut, underlying: status, detail: "gRPC \(status)")
                 return StrataError(.transport, underlying: transport, request: request, phase: phase)
             case .unavailable:
+                if let tls = tlsError(in: rpcError, trustRefusal: trustRefusal) {
+                    return StrataError(.transport, underlying: tls, request: request, phase: phase)
+                }
                 let kind: TransportError.Kind = isRefusal(rpcError) ? .connectionRefused : .connectionLost
                 let transport = TransportError(kind, underlying: status, detail: "gRPC \(status)")
                 return StrataError(.transport, underlying: transport, request: request, phase: phase)
@@ -117,26 +126,44 @@
             return nil
         }
 
+        /// The TLS failure among the causes of an `unavailable` status, if any.
+        private static func tlsError(in error: RPCError, trustRefusal: TLSFailure?) -> TransportError? {
+            for cause in causes(of: error) {
+                guard let tls = TransportError(readingTLSError: cause) else { continue }
+                if let trustRefusal, tls.tlsFailure?.reason == .untrustedCertificate {
+                    return TransportError(tlsFailure: trustRefusal, underlying: cause)
+                }
+                return tls
+            }
+            return nil
+        }
+
+        /// The errors an `RPCError` wraps, outermost first, at most eight deep.
+        private static func causes(of error: RPCError) -> [any Error] {
+            var causes: [any Error] = []
+            var cause: (any Error)? = error.cause
+            while let current = cause, causes.count < 8 {
+                causes.append(current)
+                switch current {
+                case let rpc as RPCError: cause = rpc.cause
+                case let runtime as RuntimeError: cause = runtime.cause
+                default: cause = nil
+                }
+            }
+            return causes
+        }
+
         /// Whether the causes of an `unavailable` status say nothing listened at the address.
         private static func isRefusal(_ error: RPCError) -> Bool {
-            var cause: (any Error)? = error.cause
-            var depth = 0
-            while let current = cause, depth < 8 {
+            causes(of: error).contains { current in
                 if let io = current as? IOError, io.errnoCode == ECONNREFUSED { return true }
                 if let connection = current as? NIOConnectionError,
                     connection.connectionErrors.contains(where: { ($0.error as? IOError)?.errnoCode == ECONNREFUSED })
                 {
                     return true
                 }
-                if String(describing: current).localizedCaseInsensitiveContains("connection refused") { return true }
-                switch current {
-                case let rpc as RPCError: cause = rpc.cause
-                case let runtime as RuntimeError: cause = runtime.cause
-                default: cause = nil
-                }
-                depth += 1
+                return String(describing: current).localizedCaseInsensitiveContains("connection refused")
             }
-            return false
         }
     }
 #endif

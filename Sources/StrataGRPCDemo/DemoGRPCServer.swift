@@ -34,12 +34,14 @@ public final class DemoGRPCServer: Sendable {
     ///   - host: the IPv4 address to bind, `127.0.0.1` by default.
     ///   - port: the port to listen on; `0` picks a free one (see ``port``).
     ///   - services: services served beside ``DemoUserService`` (the tests' own).
+    ///   - transportSecurity: plaintext by default; TLS for the trust tests.
     /// - Throws: grpc-swift's `RuntimeError` when the server could not bind.
     public static func start(
-        host: String = "127.0.0.1", port: Int = 0, services: [any RegistrableRPCService] = []
+        host: String = "127.0.0.1", port: Int = 0, services: [any RegistrableRPCService] = [],
+        transportSecurity: HTTP2ServerTransport.Posix.TransportSecurity = .plaintext
     ) async throws -> DemoGRPCServer {
         let transport = HTTP2ServerTransport.Posix(
-            address: .ipv4(host: host, port: port), transportSecurity: .plaintext)
+            address: .ipv4(host: host, port: port), transportSecurity: transportSecurity)
         let server = GRPCServer(transport: transport, services: [DemoUserService()] + services)
         let serving = Task { try await server.serve() }
         do {

@@ -82,7 +82,7 @@ import Testing
 
     @Test func theSamePatternTwiceIsRefused() {
         #expect(
-            throws: TrustConfigurationError(.hostPattern, host: "API.example.com", reason: "the pattern is given twice")
+            throws: TrustConfigurationError(.hostPattern, host: "api.example.com", reason: "the pattern is given twice")
         ) {
             try ServerTrust(hosts: ["api.example.com": .system, "API.example.com": .system])
         }

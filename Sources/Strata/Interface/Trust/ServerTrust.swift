@@ -38,7 +38,7 @@ public struct ServerTrust: Sendable, Hashable {
         throws(TrustConfigurationError)
     {
         var entries: [Entry] = []
-        for (text, policy) in hosts {
+        for (text, policy) in hosts.sorted(by: { $0.key < $1.key }) {  // the same error every run
             let pattern = try HostPattern(text)
             guard !entries.contains(where: { $0.pattern == pattern }) else {
                 throw TrustConfigurationError(.hostPattern, host: text, reason: "the pattern is given twice")
