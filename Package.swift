@@ -248,6 +248,7 @@ let package = Package(
                 "Strata",  // Deadline.sleep: a stream's pause that a client cancels leaves no timer behind
                 "StrataServerLifecycle",
                 "StrataTestServer",  // FileRoutes: the tour's download, with ranges
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),  // the demo API over HTTPS (the Trust section)
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
@@ -307,6 +308,7 @@ let package = Package(
                 "StrataGRPC",
                 "StrataDemo",
                 "StrataDemoServer",  // the demo's users (DemoUsers)
+                "StrataTestCertificates",  // the Trust section's CA, made when the demo runs
                 Integration.grpc.product("GRPCCore", package: "grpc-swift-2"),
                 Integration.grpc.product("GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 Integration.grpc.product("GRPCProtobuf", package: "grpc-swift-protobuf"),
@@ -501,6 +503,7 @@ let package = Package(
                 "StrataDemo",
                 "StrataDemoServer",  // the HTTP demo, whose User the gRPC one must equal
                 "StrataAsyncHTTPClient",
+                "StrataURLSession",  // the trust tour on URLSession
                 "StrataTestSupport",
                 "StrataTestCertificates",  // the trust tests' CA and certificates
                 Integration.grpc.product("GRPCCore", package: "grpc-swift-2"),

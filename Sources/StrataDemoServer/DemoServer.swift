@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOSSL
 import StrataServerLifecycle
 
 /// The demo API served in-process by Hummingbird: users with photos, search, form
@@ -18,7 +19,8 @@ import StrataServerLifecycle
 /// `/flaky` counter, issued tokens and registered users start afresh.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 public final class DemoServer: Sendable {
-    /// `http://HOST:PORT`, with the port the server actually listens on.
+    /// `http://HOST:PORT` (`https://localhost:PORT` over TLS), with the port the server
+    /// actually listens on.
     public let baseURL: URL
     /// The port the server listens on.
     public let port: Int
@@ -37,13 +39,16 @@ public final class DemoServer: Sendable {
     ///   - stopsOnSignals: whether `SIGINT` and `SIGTERM` shut the server down
     ///     gracefully (for a server run from the command line).
     ///   - logger: the server's logger; by default it only logs critical errors.
+    ///   - tlsConfiguration: when given, the server speaks HTTPS with it, and ``baseURL``
+    ///     is `https://localhost:PORT` (the name a test certificate carries).
     /// - Throws: ``DemoServerError/didNotStart`` when the server could not bind, or
     ///   Hummingbird's error.
     public static func start(
         host: String = "127.0.0.1",
         port: Int = 0,
         stopsOnSignals: Bool = false,
-        logger: Logger? = nil
+        logger: Logger? = nil,
+        tlsConfiguration: TLSConfiguration? = nil
     ) async throws -> DemoServer {
         let router = Router()
         DemoRoutes.register(on: router, store: DemoStore())
@@ -55,12 +60,14 @@ public final class DemoServer: Sendable {
                 port: port,
                 serverName: "strata-demo",
                 logger: logger ?? Self.quietLogger,
-                stopsOnSignals: stopsOnSignals
+                stopsOnSignals: stopsOnSignals,
+                tlsConfiguration: tlsConfiguration
             )
         } catch InProcessServerError.didNotStart {
             throw DemoServerError.didNotStart
         }
-        guard let url = URL(string: "http://\(Self.urlHost(host)):\(server.port)") else {
+        let origin = tlsConfiguration == nil ? "http://\(Self.urlHost(host))" : "https://localhost"
+        guard let url = URL(string: "\(origin):\(server.port)") else {
             await server.shutdown()
             throw DemoServerError.didNotStart
         }

@@ -44,20 +44,7 @@ public struct GRPCTour: Sendable {
 
     /// Runs the steps in order, telling `onStep` each outcome, and returns them.
     public func run(onStep: @Sendable (Step) -> Void = { _ in }) async -> [Step] {
-        let http = Networker(transport: httpTransport, middleware: .resilient())
-        var steps: [Step] = []
-        for (title, body) in stepBodies(http: http) {
-            let start = ContinuousClock.now
-            let step: Step
-            do {
-                step = Step(title: title, passed: true, summary: try await body(), duration: start.duration(to: .now))
-            } catch {
-                step = Step(title: title, passed: false, summary: "\(error)", duration: start.duration(to: .now))
-            }
-            onStep(step)
-            steps.append(step)
-        }
-        return steps
+        await Step.run(stepBodies(http: Networker(transport: httpTransport, middleware: .resilient())), onStep: onStep)
     }
 
     /// Runs `body` with a client of the demo gRPC server with the `.resilient()`
@@ -133,6 +120,29 @@ public struct GRPCTour: Sendable {
                 }
             ),
         ]
+    }
+}
+
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+extension GRPCTour.Step {
+    /// Runs `bodies` in order, each a title and what it does (returning its summary, or
+    /// throwing when it did not behave as expected), timing each and telling `onStep`.
+    static func run(
+        _ bodies: [(String, () async throws -> String)], onStep: @Sendable (GRPCTour.Step) -> Void
+    ) async -> [GRPCTour.Step] {
+        var steps: [GRPCTour.Step] = []
+        for (title, body) in bodies {
+            let start = ContinuousClock.now
+            let step: GRPCTour.Step
+            do {
+                step = .init(title: title, passed: true, summary: try await body(), duration: start.duration(to: .now))
+            } catch {
+                step = .init(title: title, passed: false, summary: "\(error)", duration: start.duration(to: .now))
+            }
+            onStep(step)
+            steps.append(step)
+        }
+        return steps
     }
 }
 

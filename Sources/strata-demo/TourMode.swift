@@ -33,6 +33,7 @@ struct TourMode {
         let open = transport.open()
         let report = await tour(baseURL: baseURL, on: open.transport)
         let grpcSteps = await secondProtocol(httpBaseURL: baseURL, on: open.transport)
+        let trustSteps = await trust(on: open.transport)
 
         var shutdownProblem: (any Error)?
         do {
@@ -45,17 +46,21 @@ struct TourMode {
         if let trace { Console.print(trace.summary()) }
         Console.print(Transcript.footer(for: report))
         let grpcFailures = grpcSteps?.failed ?? []
-        if let grpcSteps {
+        let trustFailures = trustSteps?.failed ?? []
+        for (name, steps) in [("gRPC", grpcSteps), ("trust", trustSteps)] {
+            guard let steps else { continue }
             Console.print(
-                grpcFailures.isEmpty
-                    ? "✔ All \(grpcSteps.total) gRPC steps behaved as expected."
-                    : "✘ \(grpcFailures.count) of \(grpcSteps.total) gRPC steps did not behave as expected: "
-                        + grpcFailures.joined(separator: ", "))
+                steps.failed.isEmpty
+                    ? "✔ All \(steps.total) \(name) steps behaved as expected."
+                    : "✘ \(steps.failed.count) of \(steps.total) \(name) steps did not behave as expected: "
+                        + steps.failed.joined(separator: ", "))
         }
         if let shutdownProblem {
             Console.print("✘ The \(transport.displayName) transport did not shut down cleanly: \(shutdownProblem)")
         }
-        guard report.allPassed, grpcFailures.isEmpty, shutdownProblem == nil else { throw ExitCode.failure }
+        guard report.allPassed, grpcFailures.isEmpty, trustFailures.isEmpty, shutdownProblem == nil else {
+            throw ExitCode.failure
+        }
     }
 
     /// The "Second protocol" section: the embedded demo gRPC server, toured with
@@ -75,15 +80,29 @@ struct TourMode {
             return (1, ["start the demo gRPC server"])
         }
         let steps = await GRPCTour(grpcPort: server.port, httpBaseURL: httpBaseURL, httpTransport: transport).run {
-            step in
-            let time = String(
-                format: "%.1f ms",
-                Double(step.duration.components.attoseconds) / 1e15
-                    + Double(step.duration.components.seconds) * 1000)
-            Console.print("\(step.passed ? "✔" : "✘") gRPC \(step.title)  \(time)\n      \(step.summary)")
+            Self.print($0, label: "gRPC ")
         }
         await server.shutdown()
         return (steps.count, steps.filter { !$0.passed }.map(\.title))
+    }
+
+    /// The "Trust" section: the demo API over HTTPS with a CA the demo makes, toured with
+    /// ``TrustTour``; `nil` when skipped (an external server, or no grpc-swift 2).
+    private func trust(on transport: any Transport) async -> (total: Int, failed: [String])? {
+        guard externalBaseURL == nil, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+        else { return nil }
+        Console.print("\nTrust · whom the client trusts over TLS: roots, pins, and why a server was refused")
+        let choice = self.transport
+        let steps = await TrustTour(transport: transport) { try choice.trusting($0) }.run { Self.print($0, label: "") }
+        return (steps.count, steps.filter { !$0.passed }.map(\.title))
+    }
+
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    private static func print(_ step: GRPCTour.Step, label: String) {
+        let time = String(
+            format: "%.1f ms",
+            Double(step.duration.components.attoseconds) / 1e15 + Double(step.duration.components.seconds) * 1000)
+        Console.print("\(step.passed ? "✔" : "✘") \(label)\(step.title)  \(time)\n      \(step.summary)")
     }
 
     private func tour(baseURL: URL, on transport: any Transport) async -> TourReport {

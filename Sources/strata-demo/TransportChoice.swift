@@ -33,6 +33,18 @@ enum TransportChoice: String, CaseIterable, ExpressibleByArgument {
     }
 }
 
+extension TransportChoice {
+    /// A transport of this kind that trusts as `trust` says (the Trust section); released
+    /// (and an AsyncHTTPClient shut down) when dropped.
+    /// - Throws: `TrustConfigurationError` for a setting the transport cannot apply here.
+    func trusting(_ trust: ServerTrust) throws -> any Transport {
+        switch self {
+        case .urlsession: try URLSessionTransport(trust: trust)
+        case .asynchttpclient: try AsyncHTTPClientTransport(trust: trust)
+        }
+    }
+}
+
 /// A transport and how to release it: an AsyncHTTPClient must be shut down before
 /// the process exits.
 struct OpenTransport: Sendable {

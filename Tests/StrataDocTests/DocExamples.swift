@@ -825,7 +825,7 @@ func example_StrataDemo_Tour_DemoTour_1() async throws {
 
 // MARK: - Sources/StrataDemoServer/DemoServer.swift
 
-/// `Sources/StrataDemoServer/DemoServer.swift`, example 1 (line 12).
+/// `Sources/StrataDemoServer/DemoServer.swift`, example 1 (line 13).
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 func example_StrataDemoServer_DemoServer_1() async throws {
     // doc-example: Sources/StrataDemoServer/DemoServer.swift#1

@@ -4,6 +4,7 @@ import StrataAsyncHTTPClient
 import StrataDemoServer
 import StrataGRPCDemo
 import StrataTestSupport
+import StrataURLSession
 import Testing
 
 /// The demo's "Second protocol" section against the in-process HTTP and gRPC demo servers:
@@ -26,5 +27,31 @@ struct GRPCTourTests {
                 #"User(name: "Bob") on attempt 3 (after 2 × unavailable; the RetryPolicy and budget of HTTP)"#,
                 #"unauthenticated → 1 refresh (a CredentialProvider, as for HTTP) → User(name: "Cleo")"#,
             ])
+    }
+}
+
+/// The demo's "Trust" section, on both HTTP transports.
+@Suite("The demo's trust tour", .isTimed)
+struct TrustTourTests {
+    @Test func everyStepBehavesAsExpectedOverAsyncHTTPClient() async throws {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+        let transport = AsyncHTTPClientTransport()
+        let steps = await TrustTour(transport: transport) { try AsyncHTTPClientTransport(trust: $0) }.run()
+        try await transport.shutdown()
+        #expect(steps.map(\.passed) == [true, true, true, true, true], "\(steps.map(\.summary))")
+        let summaries = steps.map(\.summary)
+        #expect(summaries.first == "refused: untrusted certificate — a CA nobody told the client about")
+        #expect(summaries.dropFirst().first?.hasPrefix(#"User(name: "Ann") from https://localhost:"#) == true)
+        #expect(
+            summaries.dropFirst(2).first?.hasPrefix(
+                "refused when made, as it should be: AsyncHTTPClientTransport cannot apply pins: ") == true)
+        #expect(summaries.dropFirst(3).first?.hasPrefix("GetUser(1) → Ann, pinned to sha256/") == true)
+        #expect(summaries.last?.hasPrefix("refused: public key pin mismatch; the server presented sha256/") == true)
+    }
+
+    @Test func everyStepBehavesAsExpectedOverURLSession() async throws {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+        let steps = await TrustTour(transport: URLSessionTransport()) { try URLSessionTransport(trust: $0) }.run()
+        #expect(steps.map(\.passed) == [true, true, true, true, true], "\(steps.map(\.summary))")
     }
 }
