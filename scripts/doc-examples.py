@@ -375,6 +375,19 @@ CONTEXT: dict[str, Context] = {
             "try signup.encoded().body?.bufferedData)",
         ),
     ),
+    "Sources/Strata/Documentation.docc/TrustAndTLS.md#overview": Context(
+        declarations="""
+        let companyCA = "-----BEGIN CERTIFICATE-----\\nMAA=\\n-----END CERTIFICATE-----\\n"
+        let clientChain = companyCA
+        let clientKey = "-----BEGIN PRIVATE KEY-----\\nMAA=\\n-----END PRIVATE KEY-----\\n"
+        """
+    ),
+    "Sources/Strata/Documentation.docc/TrustAndTLS.md#why-a-server-was-refused": Context(
+        declarations="""
+        let networker = Networker(transport: MockTransport())
+        let endpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/report"))
+        """
+    ),
     "Sources/Strata/Documentation.docc/Resilience.md#overview": Context(
         declarations="""
         let transport = MockTransport()

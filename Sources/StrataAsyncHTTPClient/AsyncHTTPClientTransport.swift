@@ -84,7 +84,7 @@ public struct AsyncHTTPClientTransport: Transport {
     ///   - configuration: the client's configuration; its `tlsConfiguration`, if any, is
     ///     the base each policy starts from.
     ///   - trust: whom `https` requests trust, per host.
-    /// - Throws: ``TrustConfigurationError`` naming this transport and the setting, for
+    /// - Throws: `TrustConfigurationError` naming this transport and the setting, for
     ///   pins and for a certificate or key swift-nio-ssl cannot read.
     public init(configuration: HTTPClient.Configuration = .strataDefault, trust: ServerTrust)
         throws(TrustConfigurationError)
@@ -102,7 +102,7 @@ public struct AsyncHTTPClientTransport: Transport {
     ///   - trust: whom `https` requests trust, per host; each policy starts from
     ///     `TLSConfiguration.makeClientConfiguration()` (AsyncHTTPClient does not show a
     ///     client's configuration), not from the client's own TLS configuration.
-    /// - Throws: ``TrustConfigurationError``, as ``init(configuration:trust:)``.
+    /// - Throws: `TrustConfigurationError`, as ``init(configuration:trust:)``.
     public init(client: HTTPClient, trust: ServerTrust) throws(TrustConfigurationError) {
         self.client = client
         self.owner = nil

@@ -3,11 +3,11 @@ import NIOSSL
 import Strata
 import StrataNIOSSL
 
-/// A ``ServerTrust`` as AsyncHTTPClient applies it: one `TLSConfiguration` per policy,
+/// A `ServerTrust` as AsyncHTTPClient applies it: one `TLSConfiguration` per policy,
 /// made (and its certificates and keys parsed) once, when the transport is made; each
 /// `https` request gets the one of its host.
 struct TrustConfigurations: Sendable {
-    /// The transport's name in ``TrustConfigurationError``.
+    /// The transport's name in `TrustConfigurationError`.
     static let transportName = "AsyncHTTPClientTransport"
 
     private let trust: ServerTrust
@@ -17,7 +17,7 @@ struct TrustConfigurations: Sendable {
 
     /// The configurations of `trust`, each starting from `base` (the client's own TLS
     /// configuration, or AsyncHTTPClient's default).
-    /// - Throws: ``TrustConfigurationError`` for pins (AsyncHTTPClient has no hook to see
+    /// - Throws: `TrustConfigurationError` for pins (AsyncHTTPClient has no hook to see
     ///   the server's chain: swift-server/async-http-client#285), and for a root or an
     ///   identity swift-nio-ssl cannot read.
     init(_ trust: ServerTrust, base: TLSConfiguration?) throws(TrustConfigurationError) {

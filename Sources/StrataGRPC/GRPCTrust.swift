@@ -8,11 +8,13 @@
     import SwiftASN1
     import X509
 
-    /// A ``Strata/ServerTrust`` applied to the TLS of grpc-swift-nio-transport's
+    /// A `ServerTrust` applied to the TLS of grpc-swift-nio-transport's
     /// `HTTP2ClientTransport.Posix`, for the one host a transport connects to.
     ///
     /// - **Roots**: the system's, the given ones alone (the transport's own verification), or
-    ///   both (verified here with swift-certificates: RFC 5280 and the host's name or address).
+    ///   both (verified here with swift-certificates: RFC 5280 and the host's name or address;
+    ///   on Linux only, where swift-certificates reads the system's roots — elsewhere both,
+    ///   and pins over the system's roots, are refused: give the roots with `.only`).
     /// - **Pins**: after that verification, at least one certificate of the verified chain
     ///   must have a pinned key; a mismatch is refused with the pins the chain showed.
     /// - **Client identity**: PEM (grpc-swift-nio-transport takes keys as PEM or DER bytes;
@@ -25,7 +27,7 @@
     /// kind `.tls` whose `TLSFailure` says why.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     public struct GRPCTrust: Sendable {
-        /// The transport's name in ``Strata/TrustConfigurationError``.
+        /// The transport's name in `TrustConfigurationError`.
         static let transportName = "HTTP2ClientTransport.Posix"
 
         /// The host the transport connects to, whose policy this is.
@@ -43,7 +45,7 @@
         }
 
         /// The TLS for `host` as `trust` says.
-        /// - Throws: ``Strata/TrustConfigurationError`` naming the transport, for a minimum of
+        /// - Throws: `TrustConfigurationError` naming the transport, for a minimum of
         ///   TLS 1.3 and a PKCS #12 identity (see the type's documentation).
         public init(_ trust: ServerTrust, host: String) throws(TrustConfigurationError) {
             let entry = trust.entry(forHost: host)
@@ -84,6 +86,15 @@
             }
             let verifier = ChainVerifier(policy, host: host, refusals: refusals)
             if verifier.includesSystemRoots && !verifier.roots.isEmpty || !policy.pins.isEmpty {
+                #if !os(Linux)
+                    // swift-certificates reads the system's roots on Linux only.
+                    if verifier.includesSystemRoots {
+                        throw TrustConfigurationError(
+                            .roots, transport: transportName,
+                            reason: "Strata verifies these chains with swift-certificates, which reads the system's "
+                                + "roots on Linux only: give the roots to trust with .only(…)")
+                    }
+                #endif
                 tls.customVerificationCallback = verifier.callback
             }
             return .tls(tls)

@@ -36,7 +36,7 @@ extension Networker {
     /// transport does (roots, a PEM or PKCS #12 identity, a minimum version per host; no
     /// pins). See the "Trust and TLS" article.
     /// - Parameter trust: whom the client trusts over TLS, per host.
-    /// - Throws: ``TrustConfigurationError`` naming the transport and the setting it
+    /// - Throws: `TrustConfigurationError` naming the transport and the setting it
     ///   cannot apply.
     public init(trust: ServerTrust) throws(TrustConfigurationError) {
         #if os(Linux)

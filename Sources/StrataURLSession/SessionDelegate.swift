@@ -24,9 +24,9 @@ import Strata
 ///   platforms every challenge gets default handling, as without a delegate: a `401`
 ///   the session cannot answer from its credential storage is delivered with its body.
 /// - **TLS challenges** (Apple platforms), when the transport was given a
-///   ``ServerTrust``: answered by ``URLSessionTrust`` for hosts whose policy is not the
+///   `ServerTrust`: answered by ``URLSessionTrust`` for hosts whose policy is not the
 ///   system's; a refused server is remembered for its task, whose call then fails with a
-///   `TransportError` of kind `.tls` carrying the ``TLSFailure``.
+///   `TransportError` of kind `.tls` carrying the `TLSFailure`.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// The authentication methods of TLS-level challenges. `FoundationNetworking` defines
     /// neither constant (it never issues such challenges); these are their values.
@@ -35,7 +35,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     ]
 
     private let exchanges = Locked<[Int: TaskExchange]>([:])
-    /// Whom the session trusts, when the transport was given a ``ServerTrust``.
+    /// Whom the session trusts, when the transport was given a `ServerTrust`.
     private let trust: URLSessionTrust?
     /// The refusals of server trust, by task, until the task completes: its error then.
     private let refusals = Locked<[Int: TLSFailure]>([:])
@@ -124,7 +124,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     #if canImport(Security) && canImport(CryptoKit) && !canImport(FoundationNetworking)
-        /// The answer to a TLS challenge under the transport's ``ServerTrust``; `nil` for
+        /// The answer to a TLS challenge under the transport's `ServerTrust`; `nil` for
         /// default handling (the host's policy has nothing to say about it).
         private func answer(_ challenge: URLAuthenticationChallenge, task: URLSessionTask, trust: URLSessionTrust)
             -> (URLSession.AuthChallengeDisposition, URLCredential?)?

@@ -5,8 +5,8 @@ import Strata
     import FoundationNetworking
 #endif
 
-/// Classifies `URLSession` errors as ``TransportError`` kinds, following the table in
-/// ``TransportError``'s documentation.
+/// Classifies `URLSession` errors as `TransportError` kinds, following the table in
+/// `TransportError`'s documentation.
 ///
 /// On Apple platforms the `URLError` code says what happened. `FoundationNetworking`
 /// (libcurl underneath) gives only a few curl failures a code of their own
@@ -14,11 +14,11 @@ import Strata
 /// reports every other one as `URLError.unknown` (-1) carrying curl's message as its
 /// description; there the message decides (``CurlMessages``), then the code.
 enum URLErrorMapping {
-    /// `error` as a ``TransportError``, with the `URLError` as its underlying error and
+    /// `error` as a `TransportError`, with the `URLError` as its underlying error and
     /// a one-line ``TransportError/detail`` (code, name and message), so no multi-line
     /// `NSError` dump reaches a description.
-    /// A ``TransportError`` (a refused server trust, recorded by the session's delegate)
-    /// passes unchanged; a TLS failure carries its ``TLSFailure`` reason.
+    /// A `TransportError` (a refused server trust, recorded by the session's delegate)
+    /// passes unchanged; a TLS failure carries its `TLSFailure` reason.
     static func map(_ error: any Error) -> TransportError {
         if let error = error as? TransportError { return error }
         guard let urlError = urlError(from: error) else {

@@ -216,7 +216,7 @@ public struct URLSessionTransport: Transport {
     ///   - trust: whom the session trusts, per host.
     ///   - streamedBodyLimit: the most bytes a streamed request body may hold.
     ///   - responseBufferLimit: the most bytes of a response body that may wait unread.
-    /// - Throws: ``TrustConfigurationError`` naming this transport and the setting the
+    /// - Throws: `TrustConfigurationError` naming this transport and the setting the
     ///   platform cannot apply.
     public init(
         configuration: URLSessionConfiguration = .default,

@@ -9,13 +9,13 @@ import Strata
     import Security
 #endif
 
-/// A ``ServerTrust`` as a session's delegate applies it.
+/// A `ServerTrust` as a session's delegate applies it.
 ///
 /// - **Apple platforms**: the server-trust challenge of a host whose policy is not the
 ///   system's is answered here: the policy's roots become the trust's anchors (alone, or
 ///   with the system's), `SecTrustEvaluateWithError` verifies the chain and the host name,
 ///   then the pins are compared with the SHA-256 of each certificate's public key. A
-///   refusal cancels the challenge, and the call fails with the ``TLSFailure`` recorded
+///   refusal cancels the challenge, and the call fails with the `TLSFailure` recorded
 ///   here. A client-certificate challenge is answered with the policy's identity, which
 ///   must be PKCS #12 there (a PEM key becomes a `SecIdentity` only through the keychain).
 ///   The minimum version is the session's (`tlsMinimumSupportedProtocolVersion`), so every
@@ -24,13 +24,13 @@ import Strata
 ///   TLS setting of its configuration, so only the system's default trust is taken;
 ///   anything else is refused when the transport is made.
 struct URLSessionTrust: Sendable {
-    /// The transport's name in ``TrustConfigurationError``.
+    /// The transport's name in `TrustConfigurationError`.
     static let transportName = "URLSessionTransport"
 
     let trust: ServerTrust
 
     /// Checks that the platform can apply `trust`.
-    /// - Throws: ``TrustConfigurationError`` naming the first setting it cannot.
+    /// - Throws: `TrustConfigurationError` naming the first setting it cannot.
     init(_ trust: ServerTrust) throws(TrustConfigurationError) {
         for entry in trust.entries {
             do throws(TrustConfigurationError) {
@@ -46,19 +46,15 @@ struct URLSessionTrust: Sendable {
     var minimumVersion: TLSProtocolVersion { trust.defaultPolicy.minimumVersion }
 
     private static func check(_ policy: TrustPolicy, in trust: ServerTrust) throws(TrustConfigurationError) {
-        #if canImport(FoundationNetworking)
-            if let setting = policy.changedSettings.first {
-                throw TrustConfigurationError(
-                    setting, transport: transportName,
-                    reason:
-                        "FoundationNetworking on Linux hands a session no TLS challenge and applies no TLS setting; "
-                        + "use AsyncHTTPClientTransport")
-            }
-        #else
+        #if canImport(Security) && canImport(CryptoKit) && !canImport(FoundationNetworking)
             guard policy.minimumVersion == trust.defaultPolicy.minimumVersion else {
                 throw TrustConfigurationError(
                     .minimumVersion, transport: transportName,
                     reason: "URLSession sets one minimum version per session: give every policy the same")
+            }
+            for root in policy.roots.certificates where SecCertificateCreateWithData(nil, root.der as CFData) == nil {
+                throw TrustConfigurationError(
+                    .roots, transport: transportName, reason: "Security cannot read a certificate of the roots")
             }
             if case .pem = policy.clientIdentity?.source {
                 throw TrustConfigurationError(
@@ -74,6 +70,14 @@ struct URLSessionTrust: Sendable {
                         reason: "the PKCS #12 archive does not open with this passphrase, or holds no identity")
                 }
             }
+        #else
+            if let setting = policy.changedSettings.first {
+                throw TrustConfigurationError(
+                    setting, transport: transportName,
+                    reason:
+                        "FoundationNetworking on Linux hands a session no TLS challenge and applies no TLS setting; "
+                        + "use AsyncHTTPClientTransport")
+            }
         #endif
     }
 
@@ -83,10 +87,15 @@ struct URLSessionTrust: Sendable {
         func evaluate(_ serverTrust: SecTrust, host: String) -> Result<Void, TLSFailure>? {
             let policy = trust.policy(forHost: host)
             guard policy.roots != .system || !policy.pins.isEmpty else { return nil }
+            // Every root was read when the transport was made (see `check`).
             let anchors = policy.roots.certificates.compactMap { SecCertificateCreateWithData(nil, $0.der as CFData) }
-            if !anchors.isEmpty {
+            switch policy.roots {
+            case .system: break
+            case .systemAnd:
                 SecTrustSetAnchorCertificates(serverTrust, anchors as CFArray)
-                if case .systemAnd = policy.roots { SecTrustSetAnchorCertificatesOnly(serverTrust, false) }
+                SecTrustSetAnchorCertificatesOnly(serverTrust, false)
+            case .only:
+                SecTrustSetAnchorCertificates(serverTrust, anchors as CFArray)  // these, and nothing else
             }
             var error: CFError?
             guard SecTrustEvaluateWithError(serverTrust, &error) else {

@@ -7,9 +7,9 @@
 // `python3 scripts/doc-examples.py`; DocExamplesAreCurrentTests fails when this file is stale.
 //
 // Skipped by a `doc-examples: skip` marker:
-// - README.md#adding-strata (line 49): Package.swift lines: PackageDescription cannot be imported by a test
-// - README.md#adding-strata-2 (line 65): Package.swift lines: PackageDescription cannot be imported by a test
-// - Sources/Strata/Documentation.docc/GRPC.md#overview (line 45): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
+// - README.md#adding-strata (line 50): Package.swift lines: PackageDescription cannot be imported by a test
+// - README.md#adding-strata-2 (line 66): Package.swift lines: PackageDescription cannot be imported by a test
+// - Sources/Strata/Documentation.docc/GRPC.md#overview (line 49): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
 // - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package (line 15): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package-2 (line 33): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/StrataGRPC/Documentation.docc/StrataGRPC.md#overview (line 22): Package.swift lines: PackageDescription cannot be imported by a test
@@ -1107,7 +1107,7 @@ func example_StrataTesting_MockTransport_1() async throws {
 
 // MARK: - README.md
 
-/// `README.md`, example quick-start (line 106).
+/// `README.md`, example quick-start (line 107).
 func example_README_quick_start() async throws -> (url: String?, contentType: String?, body: Data?, userURL: String?) {
     // doc-example: README.md#quick-start
     // Raw layer: what the server sends. `typealias Raw = JSON` is all a Codable DTO needs.
@@ -1296,7 +1296,7 @@ func example_Strata_Documentation_docc_Migrating_overview_2() async throws -> (s
     return (try search.encoded().head.url?.absoluteString, try create.encoded().body?.bufferedData, try signup.encoded().body?.bufferedData)
 }
 
-/// `Sources/Strata/Documentation.docc/Migrating.md`, example dependency-injection-with-swinject (line 196).
+/// `Sources/Strata/Documentation.docc/Migrating.md`, example dependency-injection-with-swinject (line 211).
 func example_Strata_Documentation_docc_Migrating_dependency_injection_with_swinject() async throws {
     // doc-example: Sources/Strata/Documentation.docc/Migrating.md#dependency-injection-with-swinject
     let container = Container()
@@ -1745,4 +1745,46 @@ func example_Strata_Documentation_docc_Transfers_overview_2(networker: Networker
     // end doc-example
     _ = result
     return result
+}
+
+// MARK: - Sources/Strata/Documentation.docc/TrustAndTLS.md
+
+/// `Sources/Strata/Documentation.docc/TrustAndTLS.md`, example overview (line 15).
+func example_Strata_Documentation_docc_TrustAndTLS_overview() async throws {
+    let companyCA = "-----BEGIN CERTIFICATE-----\nMAA=\n-----END CERTIFICATE-----\n"
+    let clientChain = companyCA
+    let clientKey = "-----BEGIN PRIVATE KEY-----\nMAA=\n-----END PRIVATE KEY-----\n"
+    // doc-example: Sources/Strata/Documentation.docc/TrustAndTLS.md#overview
+    let trust = try ServerTrust(hosts: [
+        // An internal API under a company CA: trust that CA only.
+        "**.internal.example.com": TrustPolicy(roots: .only(try TLSCertificate.certificates(pem: companyCA))),
+        // A payments API: the system's roots, and one of two keys (the second a backup, not yet in use).
+        "pay.example.com": TrustPolicy(
+            pins: [
+                try PublicKeyPin("sha256/r/mIkG3eEpVdm+u/ko/cwxzOMo1bk4TyHIlByibiA5E="),
+                try PublicKeyPin("sha256/YLh1dUR9y6Kja30RrAn7JKnbQG/uEtLMkBgFF2Fuihg="),
+            ]),
+        // Service to service: present a client certificate, TLS 1.3 only.
+        "ledger.example.com": TrustPolicy(
+            clientIdentity: try .pem(certificateChain: clientChain, privateKey: clientKey), minimumVersion: .tls13),
+    ])
+    let transport = try AsyncHTTPClientTransport(trust: trust)
+    // end doc-example
+    _ = trust
+    _ = transport
+}
+
+/// `Sources/Strata/Documentation.docc/TrustAndTLS.md`, example why-a-server-was-refused (line 78).
+func example_Strata_Documentation_docc_TrustAndTLS_why_a_server_was_refused() async throws {
+    let networker = Networker(transport: MockTransport())
+    let endpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/report"))
+    // doc-example: Sources/Strata/Documentation.docc/TrustAndTLS.md#why-a-server-was-refused
+    do {
+        _ = try await networker.send(endpoint)
+    } catch {   // a StrataError: `send` throws nothing else
+        if let failure = (error.underlying as? TransportError)?.tlsFailure, failure.reason == .pinMismatch {
+            print("the server showed", failure.presentedPins)   // fix a wrong pin from the message
+        }
+    }
+    // end doc-example
 }

@@ -1,5 +1,7 @@
 import Foundation
 import Strata
+import StrataAsyncHTTPClient
+import StrataTestCertificates
 import StrataTesting
 import Testing
 
@@ -133,6 +135,13 @@ import Testing
             transport: transport, middleware: [ConcurrencyLimitMiddleware(perHost: 4, total: 64)])
         let first = try await limited.send(Endpoint(request, decoding: User.self).queuePriority(1))
         #expect(first.id == 42)
+        // 14. trust (TrustTests calls TLS servers with such a client)
+        let ca = try TestCertificateAuthority().root.certificate
+        let trust = try ServerTrust(hosts: ["api.example.com": TrustPolicy(roots: .only([ca]))])
+        let trusting = Networker(transport: try AsyncHTTPClientTransport(trust: trust))
+        #expect(trusting.transport is AsyncHTTPClientTransport)
+        #expect(trust.policy(forHost: "api.example.com").roots == .only([ca]))
+        #expect(trust.policy(forHost: "www.example.com") == .system)
     }
 
     /// Row 7 as written in the article. (The same `catch where` with a `#expect` or
