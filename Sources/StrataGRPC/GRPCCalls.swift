@@ -26,6 +26,26 @@
                 @Sendable @escaping (_ response: StreamingClientResponse<Response>) async throws -> ReturnValue
         ) async throws -> ReturnValue
 
+        func clientStreaming<Request, Response, ReturnValue: Sendable>(
+            request: StreamingClientRequest<Request>,
+            descriptor: MethodDescriptor,
+            serializer: some MessageSerializer<Request>,
+            deserializer: some MessageDeserializer<Response>,
+            options: CallOptions,
+            onResponse handleResponse:
+                @Sendable @escaping (_ response: ClientResponse<Response>) async throws -> ReturnValue
+        ) async throws -> ReturnValue
+
+        func bidirectionalStreaming<Request, Response, ReturnValue: Sendable>(
+            request: StreamingClientRequest<Request>,
+            descriptor: MethodDescriptor,
+            serializer: some MessageSerializer<Request>,
+            deserializer: some MessageDeserializer<Response>,
+            options: CallOptions,
+            onResponse handleResponse:
+                @Sendable @escaping (_ response: StreamingClientResponse<Response>) async throws -> ReturnValue
+        ) async throws -> ReturnValue
+
         func runConnections() async throws
         func beginGracefulShutdown()
     }

@@ -103,7 +103,7 @@
         ///   - transportConfig: the transport's settings.
         ///   - interceptors: as ``init(transport:interceptors:configuration:)``.
         ///   - configuration: the shared settings.
-        /// - Throws: ``Strata/TrustConfigurationError`` for a setting the transport cannot
+        /// - Throws: `TrustConfigurationError` for a setting the transport cannot
         ///   apply; grpc-swift's `RuntimeError` when the transport cannot be made.
         public init(
             host: String,
@@ -134,9 +134,16 @@
             self.trustRefusals = trustRefusals
         }
 
-        /// The error for `error`, thrown by the call whose head was `head`.
-        private func strataError(_ error: any Error, head: HTTPRequest, phase: StrataError.Phase) -> StrataError {
-            GRPCErrors.strataError(error, request: head, phase: phase, trustRefusal: trustRefusals?.latest)
+        /// The error for `error`, thrown by the call whose head was `head`: an encoding
+        /// failure of a streamed request's message when there was one (gRPC cancels the
+        /// call for it), else the error as ``GRPCErrors`` reads it.
+        func strataError(
+            _ error: any Error, head: HTTPRequest, phase: StrataError.Phase, encodingFailure: GRPCEncodingFailure? = nil
+        ) -> StrataError {
+            if let failure = encodingFailure?.error {
+                return StrataError(.encoding, underlying: failure.underlying, request: head)
+            }
+            return GRPCErrors.strataError(error, request: head, phase: phase, trustRefusal: trustRefusals?.latest)
         }
 
         /// Creates a client over `transport`, with its own `GRPCClient`; call
@@ -206,22 +213,32 @@
         public func response<Response>(for endpoint: GRPCEndpoint<Response>) async throws(StrataError) -> GRPCResponse<
             Response
         > {
-            let start = ContinuousClock.now
             let (request, head, options) = try prepare(endpoint)
+            return try await oneResponse(endpoint, head: head, options: options) { calls, options in
+                try await calls.unary(
+                    request: request, descriptor: endpoint.request.route.method,
+                    serializer: RawBytesSerializer(), deserializer: RawBytesDeserializer(), options: options,
+                    onResponse: Self.contents)
+            }
+        }
+
+        /// Runs a call that answers one message (unary or client streaming) with `perform`,
+        /// under the endpoint's policy scope, and parses the message.
+        func oneResponse<Response>(
+            _ endpoint: GRPCEndpoint<Response>, head: HTTPRequest, options: CallOptions,
+            encodingFailure: GRPCEncodingFailure? = nil,
+            perform: (any GRPCCalls, CallOptions) async throws -> (
+                metadata: Metadata, message: Data, trailing: Metadata
+            )
+        ) async throws(StrataError) -> GRPCResponse<Response> {
+            let start = ContinuousClock.now
             let scope = scope(for: endpoint, head: head, options: options)
             let received: (metadata: Metadata, message: Data, trailing: Metadata)
             do {
-                received = try await GRPCCallScope.$current.withValue(scope) {
-                    try await calls.unary(
-                        request: request, descriptor: endpoint.request.route.method,
-                        serializer: RawBytesSerializer(), deserializer: RawBytesDeserializer(), options: options
-                    ) { response in
-                        let contents = try response.accepted.get()
-                        return (contents.metadata, try contents.message.get(), contents.trailingMetadata)
-                    }
-                }
+                received = try await GRPCCallScope.$current.withValue(scope) { try await perform(calls, options) }
             } catch {
-                throw strataError(error, head: head, phase: .awaitingHead).withRecords(scope.context.records)
+                throw strataError(error, head: head, phase: .awaitingHead, encodingFailure: encodingFailure)
+                    .withRecords(scope.context.records)
             }
             let value: Response
             do {
@@ -232,6 +249,14 @@
             return GRPCResponse(
                 value: value, route: endpoint.request.route, metadata: received.metadata,
                 trailingMetadata: received.trailing, duration: start.duration(to: .now), records: scope.context.records)
+        }
+
+        /// The metadata, message and trailing metadata of a call's one response.
+        @Sendable static func contents(of response: ClientResponse<Data>) throws -> (
+            metadata: Metadata, message: Data, trailing: Metadata
+        ) {
+            let contents = try response.accepted.get()
+            return (contents.metadata, try contents.message.get(), contents.trailingMetadata)
         }
 
         /// Makes the unary call `endpoint` describes and calls `completion` with the result,
@@ -268,32 +293,54 @@
         /// 125 MiB stream before the server was held back (measured); a 64 KiB window held it
         /// to 1–10 MiB. Set the transport's `config.http2.targetWindowSize` to bound it.
         public func stream<Response: Sendable>(_ endpoint: GRPCEndpoint<Response>) -> GRPCResponseStream<Response> {
+            stream(endpoint.request.head) { receive throws(StrataError) in
+                let (request, head, options) = try prepare(endpoint)
+                try await streamedResponse(endpoint, head: head, options: options, receive: receive) {
+                    calls, options, handle in
+                    try await calls.serverStreaming(
+                        request: request, descriptor: endpoint.request.route.method,
+                        serializer: RawBytesSerializer(), deserializer: RawBytesDeserializer(), options: options,
+                        onResponse: handle)
+                }
+            }
+        }
+
+        /// A stream of the messages `run` hands to its `receive` function, run in a task of
+        /// its own that the stream cancels when it is cancelled or dropped.
+        func stream<Response: Sendable>(
+            _ head: HTTPRequest,
+            _ run:
+                @escaping @Sendable (_ receive: @escaping @Sendable (Response) async -> Void) async throws(StrataError)
+                -> Void
+        ) -> GRPCResponseStream<Response> {
             let channel = AsyncThrowingChannel<Response, any Error>()
             let task = Task {
                 do throws(StrataError) {
-                    try await self.serverStreaming(endpoint) { value in await channel.send(value) }
+                    try await run { value in await channel.send(value) }
                     channel.finish()
                 } catch {
                     channel.fail(error)
                 }
             }
-            return GRPCResponseStream(channel, call: GRPCStreamCall(task, head: endpoint.request.head))
+            return GRPCResponseStream(channel, call: GRPCStreamCall(task, head: head))
         }
 
-        /// Runs a server-streaming call, handing each parsed message to `receive`.
-        private func serverStreaming<Response: Sendable>(
-            _ endpoint: GRPCEndpoint<Response>,
-            receive: @escaping @Sendable (Response) async -> Void
+        /// Runs a call whose response is a stream (server streaming or bidirectional) with
+        /// `perform`, under the endpoint's policy scope, handing each parsed message to
+        /// `receive` as it arrives.
+        func streamedResponse<Response: Sendable>(
+            _ endpoint: GRPCEndpoint<Response>, head: HTTPRequest, options: CallOptions,
+            encodingFailure: GRPCEncodingFailure? = nil,
+            receive: @escaping @Sendable (Response) async -> Void,
+            perform: (
+                any GRPCCalls, CallOptions, @escaping @Sendable (StreamingClientResponse<Data>) async throws -> Void
+            ) async throws -> Void
         ) async throws(StrataError) {
-            let (request, head, options) = try prepare(endpoint)
             let scope = scope(for: endpoint, head: head, options: options)
             let parse = endpoint.parse
             do {
                 try await GRPCCallScope.$current.withValue(scope) {
-                    try await calls.serverStreaming(
-                        request: request, descriptor: endpoint.request.route.method,
-                        serializer: RawBytesSerializer(), deserializer: RawBytesDeserializer(), options: options
-                    ) { response in
+                    try await perform(calls, options) { response in
                         let contents = try response.accepted.get()
                         for try await part in contents.bodyParts {
                             guard case .message(let bytes) = part else { continue }
@@ -302,13 +349,31 @@
                     }
                 }
             } catch {
-                throw strataError(error, head: head, phase: .readingBody).withRecords(scope.context.records)
+                throw strataError(error, head: head, phase: .readingBody, encodingFailure: encodingFailure)
+                    .withRecords(scope.context.records)
             }
         }
 
         /// The call's request (message bytes and metadata), its head for errors, and its options.
         private func prepare<Response>(_ endpoint: GRPCEndpoint<Response>) throws(StrataError) -> (
             ClientRequest<[UInt8]>, HTTPRequest, CallOptions
+        ) {
+            let (metadata, head, options) = try prepareCall(endpoint)
+            guard let bytes = endpoint.request.messageBytes else {
+                throw StrataError(
+                    .encoding,
+                    underlying: MappingError(
+                        type: RequestDescription<GRPCRoute>.self,
+                        description: "a gRPC request's body is one message: give it as .data"),
+                    request: head)
+            }
+            return (ClientRequest(message: bytes, metadata: metadata), head, options)
+        }
+
+        /// The call's metadata, its head for errors, and its options: what every kind of call
+        /// needs (a unary or server-streaming call also has its one request message).
+        func prepareCall<Response>(_ endpoint: GRPCEndpoint<Response>) throws(StrataError) -> (
+            Metadata, HTTPRequest, CallOptions
         ) {
             let description = endpoint.request
             let head = description.head
@@ -318,24 +383,16 @@
             } catch {
                 throw StrataError(.encoding, underlying: error, request: head)
             }
-            guard let bytes = description.messageBytes else {
-                throw StrataError(
-                    .encoding,
-                    underlying: MappingError(
-                        type: RequestDescription<GRPCRoute>.self,
-                        description: "a gRPC request's body is one message: give it as .data"),
-                    request: head)
-            }
             var options = CallOptions.defaults
             options.timeout = endpoint.timeout ?? configuration.timeout
             if let limit = configuration.maxResponseMessageBytes { options.maxResponseMessageBytes = limit }
             options.executionPolicy = configuration.executionPolicy
-            return (ClientRequest(message: bytes, metadata: metadata), head, options)
+            return (metadata, head, options)
         }
 
         /// The call's policy scope: its deadline (from `options`' timeout), its attempts'
         /// limit, the client's logger, the endpoint's values and retry rule.
-        private func scope<Response>(for endpoint: GRPCEndpoint<Response>, head: HTTPRequest, options: CallOptions)
+        func scope<Response>(for endpoint: GRPCEndpoint<Response>, head: HTTPRequest, options: CallOptions)
             -> GRPCCallScope
         {
             var context = MiddlewareContext(
@@ -355,7 +412,7 @@
 
         /// Parses one message, turning a failure into ``Strata/StrataError/Kind/decoding`` or
         /// ``Strata/StrataError/Kind/mapping`` (by the ``Strata/MappingError/layer``).
-        private static func parse<Response>(
+        static func parse<Response>(
             _ bytes: Data, parse: (Data) throws -> Response, head: HTTPRequest
         ) throws(StrataError) -> Response {
             do {

@@ -51,19 +51,8 @@ struct FaultService: RegistrableRPCService {
             if fault.hasPrefix("hang-first:") {
                 let fields = fault.split(separator: ":", maxSplits: 2).map(String.init)
                 if calls.increment(fields[2]) <= Int(fields[1])! {
-                    // Waits until grpc-swift says the RPC is cancelled (the client reset
-                    // the stream, say), as a handler that watches for it does.
-                    let wait = Task { try await Deadline.sleep(for: .seconds(600)) }
                     do {
-                        try await withTaskCancellationHandler {
-                            try await withRPCCancellationHandler {
-                                try await wait.value
-                            } onCancelRPC: {
-                                wait.cancel()
-                            }
-                        } onCancel: {
-                            wait.cancel()
-                        }
+                        try await waitForRPCCancellation()
                     } catch {
                         calls.increment("\(fields[2])-cancelled")
                         throw error
@@ -163,6 +152,22 @@ final class CallCounter: Sendable {
 
     /// The calls with `key`.
     func value(for key: String) -> Int { keyed.withLock { $0[key] ?? 0 } }
+}
+
+/// Waits until grpc-swift says the RPC is cancelled (the client reset the stream, say), as
+/// a handler that watches for it does, or the handler's task is; then throws.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+func waitForRPCCancellation() async throws {
+    let wait = Task { try await Deadline.sleep(for: .seconds(600)) }
+    try await withTaskCancellationHandler {
+        try await withRPCCancellationHandler {
+            try await wait.value
+        } onCancelRPC: {
+            wait.cancel()
+        }
+    } onCancel: {
+        wait.cancel()
+    }
 }
 
 /// Waits until `condition` holds, checking every 20 ms for at most `limit`; the caller

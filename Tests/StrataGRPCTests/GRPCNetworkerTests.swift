@@ -49,14 +49,31 @@ func withDemo(
     _ body: (GRPCNetworker, FaultService) async throws -> Void
 ) async throws {
     let faults = FaultService()
-    let server = try await DemoGRPCServer.start(services: [faults])
+    try await withDemo(
+        serving: faults, configuration: configuration, interceptors: interceptors, transportConfig: transportConfig
+    ) { networker in
+        try await body(networker, faults)
+    }
+}
+
+/// Starts the demo gRPC server with `service` beside its own and a client to it, runs
+/// `body`, then stops both.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+func withDemo(
+    serving service: any RegistrableRPCService,
+    configuration: GRPCNetworker.Configuration = GRPCNetworker.Configuration(),
+    interceptors: [any ClientInterceptor] = [],
+    transportConfig: HTTP2ClientTransport.Posix.Config = .defaults,
+    _ body: (GRPCNetworker) async throws -> Void
+) async throws {
+    let server = try await DemoGRPCServer.start(services: [service])
     let transport = try HTTP2ClientTransport.Posix(
         target: .ipv4(address: "127.0.0.1", port: server.port), transportSecurity: .plaintext,
         config: transportConfig)
     let networker = GRPCNetworker(transport: transport, interceptors: interceptors, configuration: configuration)
     let connections = Task { try await networker.runConnections() }
     do {
-        try await body(networker, faults)
+        try await body(networker)
     } catch {
         networker.beginGracefulShutdown()
         _ = await connections.result
