@@ -13,7 +13,7 @@
         /// sent): `RequestDescription(route:headers:)`. The call's deadline and policies are
         /// the unary call's; see ``response(for:messages:)``.
         /// - Throws: ``Strata/StrataError`` naming the stage that failed:
-        ///   ``Strata/StrataError/Kind/encoding`` for a message that cannot be encoded.
+        ///   `StrataError.Kind.encoding` for a message that cannot be encoded.
         public func send<Response>(_ endpoint: GRPCEndpoint<Response>, messages: GRPCRequestMessages)
             async throws(StrataError) -> Response
         {

@@ -12,7 +12,7 @@
     /// through its DTO (`DTOEncodable`) to its protobuf message. The call takes messages
     /// at the transport's pace: a writer whose server stops reading waits instead of
     /// buffering. A message that cannot be encoded ends the call with
-    /// ``Strata/StrataError/Kind/encoding``.
+    /// `StrataError.Kind.encoding`.
     ///
     /// <!-- doc-examples: skip (StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls) -->
     /// ```swift
@@ -94,7 +94,7 @@
 
         /// Encodes `model` and sends it.
         /// - Throws: ``GRPCMessageEncodingError`` when the model cannot be encoded (the call
-        ///   then ends with ``Strata/StrataError/Kind/encoding``); the call's error when it
+        ///   then ends with `StrataError.Kind.encoding`); the call's error when it
         ///   ended before the message was taken.
         public func write(_ model: Model) async throws {
             let bytes: Data
@@ -113,7 +113,7 @@
     }
 
     /// A message of a streamed request could not be encoded; the call ends with
-    /// ``Strata/StrataError/Kind/encoding`` and this error as its `underlying` one.
+    /// `StrataError.Kind.encoding` and this error as its `underlying` one.
     public struct GRPCMessageEncodingError: Error, Sendable {
         /// The model layer's error (a `MappingError`, or SwiftProtobuf's).
         public let underlying: any Error
