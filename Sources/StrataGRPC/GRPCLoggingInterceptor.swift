@@ -65,12 +65,33 @@
                 level: level, "→ \(target)",
                 metadata: ["strata.attempt": "\(attempt)", "strata.metadata": redacted(request.metadata)])
             let start = ContinuousClock.now
+            let counts = GRPCMessageCounts()
+            var request = request
+            let producer = request.producer
+            request.producer = { writer in
+                try await producer(RPCWriter(wrapping: CountingWriter(base: writer, counts: counts)))
+            }
             do {
-                let response = try await next(request, context)
+                var response = try await next(request, context)
                 let elapsed = Self.milliseconds(start.duration(to: .now))
                 switch response.accepted {
-                case .success:
+                case .success(var contents):
                     logger.log(level: level, "← OK \(target) (\(elapsed))")
+                    let level = self.level
+                    contents.bodyParts = RPCAsyncSequence(
+                        wrapping: CountedBodyParts(base: contents.bodyParts, counts: counts) { counts, failure in
+                            // A unary call's "← OK" line says it all; a stream's end says how much went each way.
+                            guard counts.sent != 1 || counts.received > 1 || failure != nil else { return }
+                            let summary =
+                                "⇅ \(target) ended: \(counts.sent) sent, \(counts.received) received "
+                                + "(\(Self.milliseconds(start.duration(to: .now))))"
+                            if let failure {
+                                logger.error("\(summary): \(failure)")
+                            } else {
+                                logger.log(level: level, "\(summary)")
+                            }
+                        })
+                    response.accepted = .success(contents)
                 case .failure(let error):
                     logger.error("✕ \(error.code) \(target) (\(elapsed)): \(error.message)")
                 }
@@ -104,6 +125,77 @@
 
         private static func milliseconds(_ duration: Duration) -> String {
             String(format: "%.1f ms", Double(duration / .microseconds(1)) / 1000)
+        }
+    }
+
+    /// How many messages a call sent and received so far.
+    final class GRPCMessageCounts: Sendable {
+        private let counts = Locked((sent: 0, received: 0))
+
+        var snapshot: (sent: Int, received: Int) { counts.withLock { $0 } }
+
+        func countSent(_ count: Int) { counts.withLock { $0.sent += count } }
+
+        func countReceived() { counts.withLock { $0.received += 1 } }
+    }
+
+    /// A request writer that counts what it writes.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    struct CountingWriter<Element: Sendable>: RPCWriterProtocol {
+        let base: RPCWriter<Element>
+        let counts: GRPCMessageCounts
+
+        func write(_ element: Element) async throws {
+            try await base.write(element)
+            counts.countSent(1)
+        }
+
+        func write(contentsOf elements: some Sequence<Element>) async throws {
+            let elements = Array(elements)
+            try await base.write(contentsOf: elements)
+            counts.countSent(elements.count)
+        }
+    }
+
+    /// A response's body parts, counting its messages and telling `onEnd` once, when the
+    /// parts end or fail.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    struct CountedBodyParts<Message: Sendable>: AsyncSequence, Sendable {
+        typealias Element = StreamingClientResponse<Message>.Contents.BodyPart
+
+        let base: RPCAsyncSequence<Element, any Error>
+        let counts: GRPCMessageCounts
+        let onEnd: @Sendable ((sent: Int, received: Int), (any Error)?) -> Void
+
+        func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(base: base.makeAsyncIterator(), counts: counts, onEnd: onEnd)
+        }
+
+        struct AsyncIterator: AsyncIteratorProtocol {
+            var base: RPCAsyncSequence<Element, any Error>.AsyncIterator
+            let counts: GRPCMessageCounts
+            let onEnd: @Sendable ((sent: Int, received: Int), (any Error)?) -> Void
+            var ended = false
+
+            mutating func next() async throws -> Element? {
+                do {
+                    let part = try await base.next()
+                    switch part {
+                    case .message: counts.countReceived()
+                    case .trailingMetadata, nil: end(nil)
+                    }
+                    return part
+                } catch {
+                    end(error)
+                    throw error
+                }
+            }
+
+            private mutating func end(_ failure: (any Error)?) {
+                guard !ended else { return }
+                ended = true
+                onEnd(counts.snapshot, failure)
+            }
         }
     }
 #endif

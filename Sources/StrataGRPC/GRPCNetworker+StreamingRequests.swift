@@ -73,12 +73,12 @@
         public func stream<Response: Sendable>(_ endpoint: GRPCEndpoint<Response>, messages: GRPCRequestMessages)
             -> GRPCResponseStream<Response>
         {
-            stream(endpoint.request.head) { receive throws(StrataError) in
+            stream(endpoint.request.head) { receive, heads throws(StrataError) in
                 let (metadata, head, options) = try prepareCall(endpoint)
                 let failure = GRPCEncodingFailure()
                 let request = failure.request(metadata: metadata, messages: messages)
                 try await streamedResponse(
-                    endpoint, head: head, options: options, encodingFailure: failure, receive: receive
+                    endpoint, head: head, options: options, encodingFailure: failure, heads: heads, receive: receive
                 ) { calls, options, handle in
                     try await calls.bidirectionalStreaming(
                         request: request, descriptor: endpoint.request.route.method,

@@ -293,9 +293,9 @@
         /// 125 MiB stream before the server was held back (measured); a 64 KiB window held it
         /// to 1–10 MiB. Set the transport's `config.http2.targetWindowSize` to bound it.
         public func stream<Response: Sendable>(_ endpoint: GRPCEndpoint<Response>) -> GRPCResponseStream<Response> {
-            stream(endpoint.request.head) { receive throws(StrataError) in
+            stream(endpoint.request.head) { receive, heads throws(StrataError) in
                 let (request, head, options) = try prepare(endpoint)
-                try await streamedResponse(endpoint, head: head, options: options, receive: receive) {
+                try await streamedResponse(endpoint, head: head, options: options, heads: heads, receive: receive) {
                     calls, options, handle in
                     try await calls.serverStreaming(
                         request: request, descriptor: endpoint.request.route.method,
@@ -310,19 +310,21 @@
         func stream<Response: Sendable>(
             _ head: HTTPRequest,
             _ run:
-                @escaping @Sendable (_ receive: @escaping @Sendable (Response) async -> Void) async throws(StrataError)
-                -> Void
+                @escaping @Sendable (
+                    _ receive: @escaping @Sendable (Response) async -> Void, _ heads: GRPCStreamHeads
+                ) async throws(StrataError) -> Void
         ) -> GRPCResponseStream<Response> {
             let channel = AsyncThrowingChannel<Response, any Error>()
+            let heads = GRPCStreamHeads()
             let task = Task {
                 do throws(StrataError) {
-                    try await run { value in await channel.send(value) }
+                    try await run({ value in await channel.send(value) }, heads)
                     channel.finish()
                 } catch {
                     channel.fail(error)
                 }
             }
-            return GRPCResponseStream(channel, call: GRPCStreamCall(task, head: head))
+            return GRPCResponseStream(channel, call: GRPCStreamCall(task, head: head, heads: heads))
         }
 
         /// Runs a call whose response is a stream (server streaming or bidirectional) with
@@ -331,6 +333,7 @@
         func streamedResponse<Response: Sendable>(
             _ endpoint: GRPCEndpoint<Response>, head: HTTPRequest, options: CallOptions,
             encodingFailure: GRPCEncodingFailure? = nil,
+            heads: GRPCStreamHeads,
             receive: @escaping @Sendable (Response) async -> Void,
             perform: (
                 any GRPCCalls, CallOptions, @escaping @Sendable (StreamingClientResponse<Data>) async throws -> Void
@@ -342,9 +345,12 @@
                 try await GRPCCallScope.$current.withValue(scope) {
                     try await perform(calls, options) { response in
                         let contents = try response.accepted.get()
+                        heads.metadata = contents.metadata
                         for try await part in contents.bodyParts {
-                            guard case .message(let bytes) = part else { continue }
-                            await receive(try Self.parse(bytes, parse: parse, head: head))
+                            switch part {
+                            case .message(let bytes): await receive(try Self.parse(bytes, parse: parse, head: head))
+                            case .trailingMetadata(let trailing): heads.trailingMetadata = trailing
+                            }
                         }
                     }
                 }
@@ -442,6 +448,14 @@
             self.call = call
         }
 
+        /// The metadata the server sent with its response head: `nil` until it arrived
+        /// (with the first message, or before it).
+        public var metadata: Metadata? { call.heads.metadata }
+
+        /// The metadata the server ended the stream with: `nil` until the stream ended
+        /// normally (a failure's status and metadata are in its ``Strata/StrataError``).
+        public var trailingMetadata: Metadata? { call.heads.trailingMetadata }
+
         /// Iterates the messages.
         public func makeAsyncIterator() -> AsyncIterator {
             AsyncIterator(base: channel.makeAsyncIterator(), call: call)
@@ -480,10 +494,13 @@
         private let task: Task<Void, Never>
         /// The call's head, for the errors of its reader.
         let head: HTTPRequest
+        /// The response's metadata and trailing metadata, as they arrive.
+        let heads: GRPCStreamHeads
 
-        init(_ task: Task<Void, Never>, head: HTTPRequest) {
+        init(_ task: Task<Void, Never>, head: HTTPRequest, heads: GRPCStreamHeads) {
             self.task = task
             self.head = head
+            self.heads = heads
         }
 
         func cancel() {
@@ -492,6 +509,23 @@
 
         deinit {
             task.cancel()
+        }
+    }
+
+    /// The metadata of a streamed response, recorded by the call's task as it arrives and
+    /// read by its stream.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    final class GRPCStreamHeads: Sendable {
+        private let state = Locked<(metadata: Metadata?, trailing: Metadata?)>((nil, nil))
+
+        var metadata: Metadata? {
+            get { state.withLock { $0.metadata } }
+            set { state.withLock { $0.metadata = newValue } }
+        }
+
+        var trailingMetadata: Metadata? {
+            get { state.withLock { $0.trailing } }
+            set { state.withLock { $0.trailing = newValue } }
         }
     }
 #endif

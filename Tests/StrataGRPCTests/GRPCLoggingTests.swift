@@ -46,6 +46,7 @@ struct GRPCLoggingTests {
             } == [true, true])
         #expect(lines.filter { $0.hasPrefix("info ← OK \(target) (") }.count == 1)
         #expect(lines.allSatisfy { !$0.contains("secret") })
+        #expect(lines.allSatisfy { !$0.contains("⇅") })  // a unary call's "← OK" says it all
         #expect(lines.first?.contains("authorization: <redacted>") == true)
     }
 }

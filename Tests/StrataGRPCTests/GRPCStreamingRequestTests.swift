@@ -2,10 +2,12 @@ import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2
 import HTTPTypes
+import Logging
 import Strata
 import StrataDemo
 import StrataGRPC
 import StrataGRPCDemo
+import StrataTestSupport
 import Testing
 
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
@@ -33,7 +35,8 @@ private func endpoint(_ method: MethodDescriptor, fault: String? = nil) -> GRPCE
 /// Starts the demo gRPC server with ``StreamService`` and a client, runs `body`, stops both.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 private func withStreams(
-    retrying method: MethodDescriptor? = nil, _ body: (GRPCNetworker, StreamService) async throws -> Void
+    retrying method: MethodDescriptor? = nil, interceptors: [any ClientInterceptor] = [],
+    _ body: (GRPCNetworker, StreamService) async throws -> Void
 ) async throws {
     let service = StreamService()
     let retry = method.map { method in
@@ -41,7 +44,7 @@ private func withStreams(
             policy: Strata.RetryPolicy(maxAttempts: 3, initialBackoff: .milliseconds(5), maxBackoff: .milliseconds(20)),
             budget: RetryBudget(), idempotentMethods: [method])
     }
-    try await withDemo(serving: service, interceptors: retry.map { [$0] } ?? []) { networker in
+    try await withDemo(serving: service, interceptors: interceptors + (retry.map { [$0] } ?? [])) { networker in
         try await body(networker, service)
     }
 }
@@ -104,11 +107,14 @@ struct GRPCStreamingRequestTests {
         guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
         try await withStreams { networker, _ in
             var names: [String] = []
-            for try await echo in networker.stream(
-                endpoint(StreamService.chat), messages: GRPCRequestMessages(asks(1...50)))
-            {
+            let stream = networker.stream(endpoint(StreamService.chat), messages: GRPCRequestMessages(asks(1...50)))
+            #expect(stream.trailingMetadata == nil)
+            for try await echo in stream {
                 names.append(echo.name)
             }
+            // The response's metadata and trailing metadata, once the stream ended.
+            #expect(stream.metadata?[stringValues: "x-chat"].first(where: { _ in true }) == "hello")
+            #expect(stream.trailingMetadata?[stringValues: "x-chat-answered"].first(where: { _ in true }) == "50")
             #expect(names == (1...50).map { "echo \($0)" })
         }
     }
@@ -192,4 +198,55 @@ struct GRPCStreamingRequestTests {
             #expect(service.calls.value(for: "chat-cancelled") == 1)
         }
     }
+
+    @Test func theLogSaysHowManyMessagesWentEachWay() async throws {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+        let log = EventLog()
+        let logger = Logger(label: "grpc") { _ in CapturingLogHandler(log: log) }
+        try await withStreams(interceptors: [GRPCLoggingInterceptor(logger: logger)]) { networker, _ in
+            for try await _ in networker.stream(
+                endpoint(StreamService.chat), messages: GRPCRequestMessages(asks(1...5)))
+            {}
+            _ = try await networker.send(endpoint(StreamService.collect), messages: GRPCRequestMessages(asks(1...3)))
+        }
+        let ends = log.all.filter { $0.contains("⇅") }
+        #expect(ends.count == 2, "\(log.all)")
+        #expect(ends.first?.hasPrefix("info ⇅ /strata.test.Streams/Chat ended: 5 sent, 5 received (") == true)
+        #expect(ends.last?.hasPrefix("info ⇅ /strata.test.Streams/Collect ended: 3 sent, 1 received (") == true)
+        #expect(log.all.filter { $0.hasPrefix("info → /strata.test.Streams/") }.count == 2)
+    }
+}
+
+/// Volume, apart from the other suites (it keeps both cores busy for seconds, which the
+/// timing-sensitive suites beside it would feel, and its memory is measured
+/// process-wide): run by `.ci/run` on its own with `STRATA_VOLUME_TESTS=1`.
+@Suite(
+    "gRPC streams under volume", .isTimed,
+    .enabled(if: ProcessInfo.processInfo.environment["STRATA_VOLUME_TESTS"] != nil, "set STRATA_VOLUME_TESTS=1"))
+struct GRPCStreamVolumeTests {
+    /// 10,000 messages each way, as fast as both sides go: every answer arrives, in order,
+    /// and the process (client and server both) grows by less than 32 MB.
+    @Test func tenThousandMessagesEachWayKeepMemoryFlat() async throws {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+        try await withStreams { networker, _ in
+            let (count, growth) = try await PeakRSSSampler.measure {
+                var count: Int64 = 0
+                for try await echo in networker.stream(
+                    endpoint(StreamService.chat), messages: GRPCRequestMessages(asks(1...10_000)))
+                {
+                    count += 1
+                    guard echo.age == count else { throw StreamOrderError(expected: count, got: echo.age) }
+                }
+                return count
+            }
+            #expect(count == 10_000)
+            #expect(growth < 32 << 20, "grew by \(growth >> 20) MB")
+        }
+    }
+}
+
+/// An answer out of order.
+private struct StreamOrderError: Error {
+    let expected: Int64
+    let got: Int64
 }

@@ -9,7 +9,8 @@ import StrataGRPCDemo
 ///   read, comma-separated, and whose `age` is how many it read. With `fault` metadata
 ///   `fail-first:N:KEY`, the first `N` calls with key `KEY` read every message, then end with
 ///   `unavailable` (nothing answered: a call that may be sent again).
-/// - `Chat` answers each message as it arrives with a `UserMessage` named `echo ID`, age `ID`.
+/// - `Chat` answers each message as it arrives with a `UserMessage` named `echo ID`, age `ID`,
+///   with the metadata `x-chat: hello` and the trailing metadata `x-chat-answered: N`.
 ///   With `fail-after:N` it ends with `unavailable` after `N` answers; with `hang` it answers
 ///   nothing and waits until the call is cancelled (counted under `chat-cancelled`).
 ///
@@ -57,7 +58,7 @@ struct StreamService: RegistrableRPCService {
             request, _ in
             let fault = request.metadata[stringValues: "fault"].first(where: { _ in true }) ?? ""
             calls.increment("chat")
-            return StreamingServerResponse { writer in
+            return StreamingServerResponse(metadata: ["x-chat": "hello"]) { writer in
                 if fault == "hang" {
                     do {
                         try await waitForRPCCancellation()
@@ -80,7 +81,7 @@ struct StreamService: RegistrableRPCService {
                     try await writer.write(try echo.serializedBytes())
                     answered += 1
                 }
-                return [:]
+                return ["x-chat-answered": "\(answered)"]
             }
         }
     }

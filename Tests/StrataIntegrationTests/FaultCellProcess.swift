@@ -1,6 +1,7 @@
 import Foundation
 import Strata
 import StrataFaultServer
+import StrataTestSupport
 import Testing
 
 /// Runs one fault cell of the memory suite in a child process of its own: this test

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 
 /// A run of hostile cases over one transport, in the process that makes it: the side of

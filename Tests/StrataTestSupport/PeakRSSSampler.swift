@@ -5,15 +5,15 @@ import Foundation
 ///
 /// `@unchecked Sendable`: `peak` and `isRunning` are only read and written while
 /// holding `lock`; `baseline` is immutable.
-final class PeakRSSSampler: @unchecked Sendable {
+package final class PeakRSSSampler: @unchecked Sendable {
     /// The resident set size when sampling started, in bytes.
-    let baseline: Int
+    package let baseline: Int
     private let lock = NSLock()
     private var peak: Int
     private var isRunning = true
 
     /// Starts sampling.
-    init() {
+    package init() {
         baseline = Self.residentBytes() ?? 0
         peak = baseline
         let thread = Thread { [self] in
@@ -23,7 +23,7 @@ final class PeakRSSSampler: @unchecked Sendable {
     }
 
     /// Stops sampling and returns the peak growth over ``baseline``, in bytes.
-    func stop() -> Int {
+    package func stop() -> Int {
         _ = sample()
         lock.lock()
         defer { lock.unlock() }
@@ -32,7 +32,7 @@ final class PeakRSSSampler: @unchecked Sendable {
     }
 
     /// Runs `body` while sampling and returns its result with the peak growth in bytes.
-    static func measure<T>(_ body: () async throws -> T) async rethrows -> (T, growth: Int) {
+    package static func measure<T>(_ body: () async throws -> T) async rethrows -> (T, growth: Int) {
         let sampler = PeakRSSSampler()
         do {
             let result = try await body()
@@ -53,7 +53,7 @@ final class PeakRSSSampler: @unchecked Sendable {
     }
 
     /// The current resident set size in bytes, or `nil` where `/proc` is missing.
-    static func residentBytes() -> Int? {
+    package static func residentBytes() -> Int? {
         guard let handle = FileHandle(forReadingAtPath: "/proc/self/status") else { return nil }
         defer { try? handle.close() }
         let status = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
