@@ -17,16 +17,15 @@ public struct TestIdentity: Sendable {
     public let pin: PublicKeyPin
 
     /// The certificate as Strata's value.
-    public var certificate: TLSCertificate { try! TLSCertificate.certificates(pem: certificatePEM)[0] }
-
+    public let certificate: TLSCertificate
     /// The identity for a client's `TrustPolicy`.
-    public var clientIdentity: ClientIdentity {
-        try! ClientIdentity.pem(certificateChain: certificatePEM, privateKey: privateKeyPEM)
-    }
+    public let clientIdentity: ClientIdentity
 
     init(certificate: Certificate, key: P256.Signing.PrivateKey) throws {
         self.certificatePEM = try certificate.serializeAsPEM().pemString
         self.privateKeyPEM = key.pemRepresentation
+        self.certificate = try TLSCertificate(der: Data(certificate.serializeAsPEM().derBytes))
+        self.clientIdentity = try ClientIdentity.pem(certificateChain: certificatePEM, privateKey: privateKeyPEM)
         var serializer = DER.Serializer()
         try serializer.serialize(certificate.publicKey)
         self.pin = try PublicKeyPin(sha256: Data(SHA256.hash(data: serializer.serializedBytes)))

@@ -128,8 +128,11 @@ struct URLSessionTrust: Sendable {
             let options = [kSecImportExportPassphrase as String: passphrase] as CFDictionary
             guard SecPKCS12Import(archive as CFData, options, &items) == errSecSuccess,
                 let first = (items as? [[String: Any]])?.first,
-                let identity = first[kSecImportItemIdentity as String]
+                let identity = first[kSecImportItemIdentity as String] as CFTypeRef?,
+                CFGetTypeID(identity) == SecIdentityGetTypeID()
             else { return nil }
+            // A CoreFoundation type cannot be cast conditionally (`as?` always succeeds);
+            // the type ID checked above makes this cast safe.
             return (identity as! SecIdentity)
         }
 
