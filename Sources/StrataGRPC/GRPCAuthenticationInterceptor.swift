@@ -77,7 +77,7 @@
             let first =
                 scope.spansAttempts
                 ? scope.mark(ObjectIdentifier(identity)) : GRPCMetadataKeys.previousAttempts(in: error.metadata) == 0
-            guard first, let renewal = store.renewal(after: issued, context: callContext) else {
+            guard first, scope.isReplayable, let renewal = store.renewal(after: issued, context: callContext) else {
                 return Self.rejected(error, wait: nil)
             }
             _ = try await store.settle(renewal, deadline: callContext.deadline, failure: failure)

@@ -29,12 +29,22 @@
         /// Per-interceptor state, under the interceptor's identity: a retry run, the
         /// authentication step's "sent once more" mark.
         private let state = Mutex<[ObjectIdentifier: any Sendable]>([:])
+        /// The messages of a client-streaming or bidirectional call.
+        private let streamed: GRPCStreamedRequest?
 
-        init(context: MiddlewareContext, head: HTTPRequest?, spansAttempts: Bool) {
+        init(context: MiddlewareContext, head: HTTPRequest?, spansAttempts: Bool, streamed: GRPCStreamedRequest? = nil)
+        {
             self.context = context
             self.head = head
             self.spansAttempts = spansAttempts
+            self.streamed = streamed
         }
+
+        /// Whether the call can be sent again: always for one request message; for a
+        /// networker's streamed request, while it sent no more than it replays. (A plain
+        /// client's streamed request is left to grpc-swift's executor, which does not resend
+        /// a call whose first message left its buffer.)
+        var isReplayable: Bool { streamed?.isReplayable ?? true }
 
         /// The scope bound by the networker, or one for this attempt alone: its deadline from
         /// the request's `grpc-timeout`, the default logger.

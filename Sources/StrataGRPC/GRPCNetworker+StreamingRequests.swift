@@ -24,17 +24,19 @@
         /// transport takes them, and returns the parsed response with its metadata.
         ///
         /// The deadline (`timeout`, sent as `grpc-timeout`) spans the whole call, the
-        /// messages' sending included. A call retried by ``GRPCRetryInterceptor`` sends its
-        /// messages again from grpc-swift's replay buffer (64 messages): a call that sent more
-        /// before it failed is not retried.
+        /// messages' sending included. A call retried by ``GRPCRetryInterceptor`` (or sent
+        /// again by ``GRPCAuthenticationInterceptor``) replays the messages it sent, as long as
+        /// it sent no more than ``Configuration/maxReplayedMessages``; a call that sent more
+        /// before it failed is not retried, and its `RetrySummary` says
+        /// `bodyNotReplayable`.
         /// - Throws: ``Strata/StrataError`` naming the stage that failed.
         public func response<Response>(for endpoint: GRPCEndpoint<Response>, messages: GRPCRequestMessages)
             async throws(StrataError) -> GRPCResponse<Response>
         {
             let (metadata, head, options) = try prepareCall(endpoint)
-            let failure = GRPCEncodingFailure()
-            let request = failure.request(metadata: metadata, messages: messages)
-            return try await oneResponse(endpoint, head: head, options: options, encodingFailure: failure) {
+            let streamed = streamedRequest(messages)
+            let request = streamed.request(metadata: metadata)
+            return try await oneResponse(endpoint, head: head, options: options, streamed: streamed) {
                 calls, options in
                 try await calls.clientStreaming(
                     request: request, descriptor: endpoint.request.route.method,
@@ -61,6 +63,13 @@
                 })
         }
 
+        /// `messages` as a call sends them, replayable up to ``Configuration/maxReplayedMessages``.
+        private func streamedRequest(_ messages: GRPCRequestMessages) -> GRPCStreamedRequest {
+            GRPCStreamedRequest(
+                messages,
+                replayLimit: min(max(configuration.maxReplayedMessages, 0), Configuration.replayBufferCapacity))
+        }
+
         /// Makes the bidirectional call `endpoint` describes: `messages` go out as the
         /// transport takes them while the response messages, each read through `endpoint`'s
         /// parse function, arrive in the returned stream, at the reader's pace.
@@ -75,10 +84,10 @@
         {
             stream(endpoint.request.head) { receive, heads throws(StrataError) in
                 let (metadata, head, options) = try prepareCall(endpoint)
-                let failure = GRPCEncodingFailure()
-                let request = failure.request(metadata: metadata, messages: messages)
+                let streamed = streamedRequest(messages)
+                let request = streamed.request(metadata: metadata)
                 try await streamedResponse(
-                    endpoint, head: head, options: options, encodingFailure: failure, heads: heads, receive: receive
+                    endpoint, head: head, options: options, streamed: streamed, heads: heads, receive: receive
                 ) { calls, options, handle in
                     try await calls.bidirectionalStreaming(
                         request: request, descriptor: endpoint.request.route.method,
@@ -89,22 +98,41 @@
         }
     }
 
-    /// The first message of a streamed request that could not be encoded: grpc-swift cancels
-    /// a call whose producer throws, so the call's error is read from here instead.
-    final class GRPCEncodingFailure: Sendable {
-        private let first = Locked<GRPCMessageEncodingError?>(nil)
+    /// A client-streaming or bidirectional call's messages as grpc-swift takes them, and what
+    /// the call needs to know of them afterwards: the first message that could not be encoded
+    /// (grpc-swift cancels a call whose producer throws, so the call's error is read from
+    /// here), and whether the messages sent so far can all be sent again.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    final class GRPCStreamedRequest: Sendable {
+        /// The most messages a retry replays (at most grpc-swift's replay buffer).
+        let replayLimit: Int
+        private let messages: GRPCRequestMessages
+        private let state = Locked<(failure: GRPCMessageEncodingError?, sent: Int)>((nil, 0))
+
+        init(_ messages: GRPCRequestMessages, replayLimit: Int) {
+            self.messages = messages
+            self.replayLimit = replayLimit
+        }
 
         /// The encoding failure, if a message failed to encode.
-        var error: GRPCMessageEncodingError? { first.withLock { $0 } }
+        var encodingFailure: GRPCMessageEncodingError? { state.withLock { $0.failure } }
 
-        /// The streamed request of `messages` with `metadata`, recording an encoding failure here.
-        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-        func request(metadata: Metadata, messages: GRPCRequestMessages) -> StreamingClientRequest<[UInt8]> {
+        /// Whether every message handed to the call so far can be sent again: no more than
+        /// ``replayLimit``.
+        var isReplayable: Bool { state.withLock { $0.sent <= replayLimit } }
+
+        /// The streamed request of the messages with `metadata`. A message is counted before
+        /// it is written, so that a call is never thought replayable once its buffer may have
+        /// let go of the first message.
+        func request(metadata: Metadata) -> StreamingClientRequest<[UInt8]> {
             StreamingClientRequest(metadata: metadata) { writer in
                 do {
-                    try await messages.produce { bytes in try await writer.write(Array(bytes)) }
+                    try await self.messages.produce { bytes in
+                        self.state.withLock { $0.sent += 1 }
+                        try await writer.write(Array(bytes))
+                    }
                 } catch let error as GRPCMessageEncodingError {
-                    self.first.withLock { $0 = $0 ?? error }
+                    self.state.withLock { $0.failure = $0.failure ?? error }
                     throw error
                 }
             }

@@ -68,12 +68,23 @@
             /// sets it, when `nil`, to ``GRPCNetworker/executionPolicy(for:)`` of its
             /// interceptors.
             public var executionPolicy: RPCExecutionPolicy?
+            /// The most request messages a client-streaming or bidirectional call may have sent
+            /// and still be sent again (by ``GRPCRetryInterceptor`` or
+            /// ``GRPCAuthenticationInterceptor``): its messages are replayed from a buffer that
+            /// holds this many. A call that sent more before it failed is not retried, and its
+            /// `RetrySummary` says `bodyNotReplayable`. At most ``replayBufferCapacity``
+            /// (a larger value counts as that); 0 retries no streamed request.
+            public var maxReplayedMessages = Configuration.replayBufferCapacity
             /// The logger of every call's `MiddlewareContext`, which Strata's
             /// interceptors log on.
             public var logger = Logger(label: "strata.grpc")
 
-            /// The defaults: a 60 s timeout, grpc-swift's message size limit.
+            /// The defaults: a 60 s timeout, grpc-swift's message size limit, 64 replayed messages.
             public init() {}
+
+            /// The messages grpc-swift's retry executor keeps of a streamed request for sending
+            /// it again: 64, fixed by grpc-swift.
+            public static var replayBufferCapacity: Int { 64 }
         }
 
         /// Shared settings.
@@ -138,9 +149,9 @@
         /// failure of a streamed request's message when there was one (gRPC cancels the
         /// call for it), else the error as ``GRPCErrors`` reads it.
         func strataError(
-            _ error: any Error, head: HTTPRequest, phase: StrataError.Phase, encodingFailure: GRPCEncodingFailure? = nil
+            _ error: any Error, head: HTTPRequest, phase: StrataError.Phase, streamed: GRPCStreamedRequest? = nil
         ) -> StrataError {
-            if let failure = encodingFailure?.error {
+            if let failure = streamed?.encodingFailure {
                 return StrataError(.encoding, underlying: failure.underlying, request: head)
             }
             return GRPCErrors.strataError(error, request: head, phase: phase, trustRefusal: trustRefusals?.latest)
@@ -226,18 +237,18 @@
         /// under the endpoint's policy scope, and parses the message.
         func oneResponse<Response>(
             _ endpoint: GRPCEndpoint<Response>, head: HTTPRequest, options: CallOptions,
-            encodingFailure: GRPCEncodingFailure? = nil,
+            streamed: GRPCStreamedRequest? = nil,
             perform: (any GRPCCalls, CallOptions) async throws -> (
                 metadata: Metadata, message: Data, trailing: Metadata
             )
         ) async throws(StrataError) -> GRPCResponse<Response> {
             let start = ContinuousClock.now
-            let scope = scope(for: endpoint, head: head, options: options)
+            let scope = scope(for: endpoint, head: head, options: options, streamed: streamed)
             let received: (metadata: Metadata, message: Data, trailing: Metadata)
             do {
                 received = try await GRPCCallScope.$current.withValue(scope) { try await perform(calls, options) }
             } catch {
-                throw strataError(error, head: head, phase: .awaitingHead, encodingFailure: encodingFailure)
+                throw strataError(error, head: head, phase: .awaitingHead, streamed: streamed)
                     .withRecords(scope.context.records)
             }
             let value: Response
@@ -332,14 +343,14 @@
         /// `receive` as it arrives.
         func streamedResponse<Response: Sendable>(
             _ endpoint: GRPCEndpoint<Response>, head: HTTPRequest, options: CallOptions,
-            encodingFailure: GRPCEncodingFailure? = nil,
+            streamed: GRPCStreamedRequest? = nil,
             heads: GRPCStreamHeads,
             receive: @escaping @Sendable (Response) async -> Void,
             perform: (
                 any GRPCCalls, CallOptions, @escaping @Sendable (StreamingClientResponse<Data>) async throws -> Void
             ) async throws -> Void
         ) async throws(StrataError) {
-            let scope = scope(for: endpoint, head: head, options: options)
+            let scope = scope(for: endpoint, head: head, options: options, streamed: streamed)
             let parse = endpoint.parse
             do {
                 try await GRPCCallScope.$current.withValue(scope) {
@@ -355,7 +366,7 @@
                     }
                 }
             } catch {
-                throw strataError(error, head: head, phase: .readingBody, encodingFailure: encodingFailure)
+                throw strataError(error, head: head, phase: .readingBody, streamed: streamed)
                     .withRecords(scope.context.records)
             }
         }
@@ -397,16 +408,18 @@
         }
 
         /// The call's policy scope: its deadline (from `options`' timeout), its attempts'
-        /// limit, the client's logger, the endpoint's values and retry rule.
-        func scope<Response>(for endpoint: GRPCEndpoint<Response>, head: HTTPRequest, options: CallOptions)
-            -> GRPCCallScope
-        {
+        /// limit, the client's logger, the endpoint's values and retry rule, and its streamed
+        /// request's messages, if it has some.
+        func scope<Response>(
+            for endpoint: GRPCEndpoint<Response>, head: HTTPRequest, options: CallOptions,
+            streamed: GRPCStreamedRequest? = nil
+        ) -> GRPCCallScope {
             var context = MiddlewareContext(
                 deadline: options.timeout.map { ContinuousClock.now + $0 },
                 attemptTimeout: endpoint.attemptTimeout ?? configuration.attemptTimeout, logger: configuration.logger,
                 values: endpoint.options)
             if let rule = endpoint.retry { context.retry = rule }
-            return GRPCCallScope(context: context, head: head, spansAttempts: true)
+            return GRPCCallScope(context: context, head: head, spansAttempts: true, streamed: streamed)
         }
 
         /// Parses one message with `endpoint`'s parse function, as a ``Strata/StrataError``.

@@ -40,8 +40,11 @@
     /// endpoint's custom rule may retry any; the pushback stops the rest); on a plain `GRPCClient`, set ``GRPCNetworker/executionPolicy(for:)`` on the
     /// call's options. grpc-swift caps a call at 5 attempts, so a policy's
     /// `RetryPolicy.maxAttempts` above 5 counts as 5. Unary and server-streaming
-    /// calls are replayable (their one request message); a server stream is retried only
-    /// before its first response.
+    /// calls are replayable (their one request message); a client-streaming or bidirectional
+    /// call is while it sent no more messages than
+    /// ``GRPCNetworker/Configuration/maxReplayedMessages`` (beyond, its summary says
+    /// `bodyNotReplayable`). As gRPC defines it, a call is retried only before the server's
+    /// first response: a stream that delivered a message is never sent again.
     ///
     /// ## Why Strata's budget replaces grpc-swift's retry throttling
     /// gRPC's retry throttling (`ServiceConfig.RetryThrottle`) and `RetryBudget` are
@@ -126,7 +129,8 @@
             let asked = error.flatMap {
                 self.wait(after: $0, run: current, scope: scope, descriptor: context.descriptor)
             }
-            let decided = current.decide(waiting: asked, replayable: true, cancelled: error?.code == .cancelled)
+            let decided = current.decide(
+                waiting: asked, replayable: scope.isReplayable, cancelled: error?.code == .cancelled)
             if let decided, let error {
                 // grpc-swift's executor waits (the pushback below); the run logs the retry and
                 // counts the attempt.

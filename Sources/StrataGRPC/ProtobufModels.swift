@@ -68,6 +68,13 @@
         func toMessage() throws -> Message
     }
 
+    extension ProtobufRawEncodable where Self: RawEncodable, Raw == Message {
+        /// A model whose `Raw` is its protobuf message sends that message
+        /// (``Strata/RawEncodable/toRaw()``): a DTO whose raw layer is a message, or a message
+        /// used as it is, declares the conformance (`typealias Message = Raw`) and nothing else.
+        public func toMessage() throws -> Message { try toRaw() }
+    }
+
     /// A raw-layer model with a protobuf form both ways.
     public typealias ProtobufRawMappable = ProtobufRawDecodable & ProtobufRawEncodable
 

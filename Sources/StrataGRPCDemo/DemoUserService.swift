@@ -4,7 +4,9 @@ import StrataDemoServer
 
 /// The demo's `strata.demo.v1.UserService` over the users the HTTP demo starts with:
 /// `GetUser` answers what `GET /users/:id` answers, as a `UserMessage`; `ListPhotos`
-/// streams that user's photos.
+/// streams that user's photos; `UploadPhotos` takes many photos and answers what it would
+/// add (the users' albums do not change: every upload starts from the same albums);
+/// `Chat` is a room whose host answers each line.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 public struct DemoUserService: Strata_Demo_V1_UserService.SimpleServiceProtocol {
     private let users: [Int64: UserEntry]
@@ -44,6 +46,45 @@ public struct DemoUserService: Strata_Demo_V1_UserService.SimpleServiceProtocol 
     ) async throws {
         for photo in try user(request.userID).photos {
             try await response.write(photo.toMessage())
+        }
+    }
+
+    /// Adds each photo unless its id is in the album already (or came earlier in this
+    /// upload) or there is no such user; answers the counts and the refused ids.
+    public func uploadPhotos(
+        request: RPCAsyncSequence<Strata_Demo_V1_UploadPhotoRequest, any Error>, context: ServerContext
+    ) async throws -> Strata_Demo_V1_UploadSummary {
+        var known = Set(users.values.flatMap { $0.photos.map(\.id) })
+        var summary = Strata_Demo_V1_UploadSummary()
+        var users = Set<Int64>()
+        for try await upload in request {
+            guard self.users[upload.userID] != nil, known.insert(upload.photo.id).inserted else {
+                summary.refusedIds.append(upload.photo.id)
+                continue
+            }
+            summary.added += 1
+            users.insert(upload.userID)
+        }
+        summary.users = Int64(users.count)
+        return summary
+    }
+
+    /// Shows each line as the room does (the line itself), then the host's answer to it:
+    /// `host: AUTHOR, that was line N`, or `host: bye, AUTHOR` to a line that says `bye`.
+    public func chat(
+        request: RPCAsyncSequence<Strata_Demo_V1_ChatLine, any Error>,
+        response: RPCWriter<Strata_Demo_V1_ChatLine>,
+        context: ServerContext
+    ) async throws {
+        var count = 0
+        for try await line in request {
+            count += 1
+            try await response.write(line)
+            try await response.write(
+                .with {
+                    $0.author = "host"
+                    $0.text = line.text == "bye" ? "bye, \(line.author)" : "\(line.author), that was line \(count)"
+                })
         }
     }
 

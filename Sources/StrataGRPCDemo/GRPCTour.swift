@@ -7,7 +7,9 @@ import StrataGRPC
 
 /// The tour's "Second protocol" section: the same `User` over HTTP and over gRPC through
 /// the same model layers, and the same resilience policies — a retry after `unavailable`,
-/// a credential refresh after `unauthenticated` — driven by gRPC interceptors.
+/// a credential refresh after `unauthenticated` — driven by gRPC interceptors; then the
+/// streaming calls: an upload of app models in a client stream, and a chat over a
+/// bidirectional call.
 ///
 /// <!-- doc-examples: skip (StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls) -->
 /// ```swift
@@ -76,6 +78,41 @@ public struct GRPCTour: Sendable {
         try RequestDescription(route: getUser, message: Strata_Demo_V1_GetUserRequest.with { $0.id = id })
     }
 
+    private static let uploadPhotos = GRPCRoute(Strata_Demo_V1_UserService.Method.UploadPhotos.descriptor)
+    private static let chat = GRPCRoute(Strata_Demo_V1_UserService.Method.Chat.descriptor)
+
+    /// The upload step: two new photos, one the album has, one for a user there is none of.
+    private static let uploads = [
+        PhotoUpload(userID: 3, photo: Photo(id: "3-1", image: "https://img.example/cleo/1.jpg")),
+        PhotoUpload(userID: 3, photo: Photo(id: "3-2", image: "https://img.example/cleo/2.jpg")),
+        PhotoUpload(userID: 1, photo: Photo(id: "1-1", image: "https://img.example/ann/1.jpg")),
+        PhotoUpload(userID: 99, photo: Photo(id: "99-1", image: "https://img.example/nobody/1.jpg")),
+    ]
+
+    /// Chats in the demo's room: sends the first of `lines` as `author`, and each next one once
+    /// the host answered the one before; returns every line the room sent back.
+    private func chat(_ lines: [String], as author: String) async throws -> [ChatLine] {
+        let (outgoing, input) = AsyncStream.makeStream(of: ChatLine.self)
+        var script = lines.makeIterator()
+        if let first = script.next() { input.yield(ChatLine(author: author, text: first)) }
+        var received: [ChatLine] = []
+        try await withNetworker { networker in
+            let room = networker.stream(
+                GRPCEndpoint(RequestDescription(route: Self.chat), decoding: ChatLine.self),
+                messages: GRPCRequestMessages(models: outgoing))
+            for try await line in room {
+                received.append(line)
+                guard line.author == "host" else { continue }
+                if let next = script.next() {
+                    input.yield(ChatLine(author: author, text: next))
+                } else {
+                    input.finish()
+                }
+            }
+        }
+        return received
+    }
+
     private func stepBodies(http: Networker) -> [(String, () async throws -> String)] {
         [
             (
@@ -117,6 +154,37 @@ public struct GRPCTour: Sendable {
                     }
                     return
                         "unauthenticated → 1 refresh (a CredentialProvider, as for HTTP) → User(name: \"\(response.value.name)\")"
+                }
+            ),
+            (
+                "UploadPhotos: app models in one client stream, one summary back",
+                {
+                    let report = try await withNetworker { networker in
+                        try await networker.send(
+                            GRPCEndpoint(RequestDescription(route: Self.uploadPhotos), decoding: UploadReport.self),
+                            messages: GRPCRequestMessages(writing: PhotoUpload.self) { writer in
+                                for upload in Self.uploads { try await writer.write(upload) }
+                            })
+                    }
+                    guard report == UploadReport(added: 2, users: 1, refusedIDs: ["1-1", "99-1"]) else {
+                        throw TourFailure("\(report)")
+                    }
+                    return
+                        "\(Self.uploads.count) PhotoUploads sent → \(report.added) added to \(report.users) album; refused \(report.refusedIDs.joined(separator: ", ")) (already there, no user 99)"
+                }
+            ),
+            (
+                "Chat over a bidirectional call: each line sent once the room answered the one before",
+                {
+                    let received = try await chat(["hello", "is anyone here?", "bye"], as: "ann")
+                    let expected = [
+                        ChatLine(author: "ann", text: "hello"), ChatLine(author: "host", text: "ann, that was line 1"),
+                        ChatLine(author: "ann", text: "is anyone here?"),
+                        ChatLine(author: "host", text: "ann, that was line 2"),
+                        ChatLine(author: "ann", text: "bye"), ChatLine(author: "host", text: "bye, ann"),
+                    ]
+                    guard received == expected else { throw TourFailure("\(received)") }
+                    return "3 lines sent, \(received.count) received in order; the last: \(received.last!)"
                 }
             ),
         ]

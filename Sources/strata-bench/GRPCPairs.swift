@@ -6,6 +6,7 @@ import StrataGRPC
 import StrataGRPCDemo
 
 // The demo's app model, not the bench's own `User` (Models.swift).
+import struct StrataDemo.Photo
 import struct StrataDemo.User
 
 // The `grpc` group: a unary `GetUser(1)` against the demo's gRPC server (in this process,
@@ -15,6 +16,10 @@ import struct StrataDemo.User
 // client and a connection of its own, the call's deadline 60 s, no interceptors. A second
 // pair retries `unavailable`: the raw client with grpc-swift's retry policy, Strata with
 // `GRPCRetryInterceptor` (which runs that same retry executor, deciding through pushback).
+// The streaming workloads: `UploadPhotos`, a client stream of 100 uploads (the raw client
+// writes the generated messages; Strata writes `PhotoUpload` app models, each mapped to its
+// message, and reads the summary into `UploadReport`), and `Chat`, a bidirectional call
+// writing 100 lines while it reads the 200 answers (Strata from and into `ChatLine`).
 
 /// The request sets of the `grpc` group.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
@@ -67,9 +72,11 @@ struct GRPCRequestSets: Sendable {
             ]
             try await body(
                 GRPCRequestSets(
-                    raw: rawRequests(Strata_Demo_V1_UserService.Client(wrapping: client), retrying: false),
+                    raw: rawRequests(Strata_Demo_V1_UserService.Client(wrapping: client), retrying: false)
+                        .streaming(try rawStreams(Strata_Demo_V1_UserService.Client(wrapping: client))),
                     rawRetrying: rawRequests(Strata_Demo_V1_UserService.Client(wrapping: client), retrying: true),
-                    strata: try strataRequests(strata), retrying: try strataRequests(retrying)))
+                    strata: try strataRequests(strata).streaming(strataStreams(strata)),
+                    retrying: try strataRequests(retrying)))
         } catch {
             failure = error
         }
@@ -114,15 +121,103 @@ struct GRPCRequestSets: Sendable {
         }
     }
 
-    /// `user` as the user workload; the group has no other.
+    /// The uploads of the `upload` workload: 100 new photos for user 3.
+    static let uploads = (1...100).map {
+        PhotoUpload(userID: 3, photo: Photo(id: "bench-\($0)", image: "https://img.example/bench/\($0).jpg"))
+    }
+    /// The lines of the `chat` workload.
+    static let lines = (1...100).map { ChatLine(author: "bench", text: "line \($0)") }
+
+    /// The generated client's `uploadPhotos` and `chat`, writing the generated messages.
+    private static func rawStreams(
+        _ client: Strata_Demo_V1_UserService.Client<HTTP2ClientTransport.Posix>
+    ) throws -> (upload: @Sendable () async throws -> Void, chat: @Sendable () async throws -> Void) {
+        let options = {
+            var options = CallOptions.defaults
+            options.timeout = .seconds(60)
+            return options
+        }()
+        let uploads = try uploads.map { try $0.toDTO() }
+        let lines = try lines.map { try $0.toDTO() }
+        return (
+            upload: {
+                let summary = try await client.uploadPhotos(options: options) { writer in
+                    for upload in uploads { try await writer.write(upload) }
+                }
+                try check(added: Int(summary.added))
+            },
+            chat: {
+                let count = try await client.chat(options: options) { writer in
+                    for line in lines { try await writer.write(line) }
+                } onResponse: { response in
+                    var count = 0
+                    for try await _ in response.messages { count += 1 }
+                    return count
+                }
+                try check(answers: count)
+            }
+        )
+    }
+
+    /// `GRPCNetworker`'s client stream and bidirectional call, from and into app models.
+    private static func strataStreams(
+        _ networker: GRPCNetworker
+    ) -> (upload: @Sendable () async throws -> Void, chat: @Sendable () async throws -> Void) {
+        let upload = GRPCEndpoint(
+            RequestDescription(route: GRPCRoute(Strata_Demo_V1_UserService.Method.UploadPhotos.descriptor)),
+            decoding: UploadReport.self)
+        let chat = GRPCEndpoint(
+            RequestDescription(route: GRPCRoute(Strata_Demo_V1_UserService.Method.Chat.descriptor)),
+            decoding: ChatLine.self)
+        return (
+            upload: {
+                let report = try await networker.send(
+                    upload,
+                    messages: GRPCRequestMessages(writing: PhotoUpload.self) { writer in
+                        for upload in uploads { try await writer.write(upload) }
+                    })
+                try check(added: report.added)
+            },
+            chat: {
+                var count = 0
+                let messages = GRPCRequestMessages(writing: ChatLine.self) { writer in
+                    for line in lines { try await writer.write(line) }
+                }
+                for try await _ in networker.stream(chat, messages: messages) { count += 1 }
+                try check(answers: count)
+            }
+        )
+    }
+
+    private static func check(added: Int) throws {
+        guard added == uploads.count else { throw BenchError(description: "\(added) photos added") }
+    }
+
+    private static func check(answers: Int) throws {
+        guard answers == 2 * lines.count else { throw BenchError(description: "\(answers) chat answers") }
+    }
+
+    /// `user` as the user workload; the streaming ones are added by ``RequestSet/streaming(_:)``.
     private static func requestSet(user: @escaping @Sendable () async throws -> Void) -> RequestSet {
         let none: @Sendable () async throws -> Void = {
-            throw BenchError(description: "the grpc group measures the unary user call only")
+            throw BenchError(description: "the grpc group makes gRPC calls only")
         }
         return RequestSet(user: user, photos: none, form: none)
     }
 
     private static func check(user name: String) throws {
         guard name == expectedName else { throw BenchError(description: "unexpected user \(name)") }
+    }
+}
+
+extension RequestSet {
+    /// The set with `streams` as its `upload` and `chat` workloads.
+    func streaming(
+        _ streams: (upload: @Sendable () async throws -> Void, chat: @Sendable () async throws -> Void)
+    ) -> RequestSet {
+        var set = self
+        set.upload = streams.upload
+        set.chat = streams.chat
+        return set
     }
 }

@@ -219,15 +219,14 @@ enum Harness {
             guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
             try await GRPCRequestSets.with { sets in
                 // Each Strata client against the raw client doing the same: with a retry
-                // policy, both run grpc-swift's retry executor.
-                for (baseline, subject) in [
-                    (("raw", sets.raw), ("strata", sets.strata)),
-                    (("raw+retry", sets.rawRetrying), ("strata+retry", sets.retrying)),
-                ] {
-                    try await runWorkloads(
-                        group, options: options, record: record, kinds: [.user], baseline: baseline,
-                        subject: subject)
-                }
+                // policy, both run grpc-swift's retry executor (the streaming calls are not
+                // retried: only the unary call is idempotent).
+                try await runWorkloads(
+                    group, options: options, record: record, kinds: [.user, .upload, .chat],
+                    baseline: ("raw", sets.raw), subject: ("strata", sets.strata))
+                try await runWorkloads(
+                    group, options: options, record: record, kinds: [.user],
+                    baseline: ("raw+retry", sets.rawRetrying), subject: ("strata+retry", sets.retrying))
             }
         }
     }
@@ -258,8 +257,9 @@ enum Harness {
     ) async throws {
         for kind in kinds {
             for concurrency in group.concurrencies {
+                // A 1 MB body, or a call of 100 messages, is a request worth 20 small ones.
                 var requests =
-                    kind == .photos
+                    [.photos, .upload, .chat].contains(kind)
                     ? photoRequests(options.requests, concurrency: concurrency) : options.requests
                 // Without I/O a small request is cheap: more of them give steadier figures.
                 if kind != .photos && (group == .decode || group == .mock) { requests *= 5 }

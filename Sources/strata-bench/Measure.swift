@@ -17,6 +17,12 @@ enum WorkloadKind: String, Sendable, Codable {
     /// A JSON `POST` of the user, answered `201 Created` with the user (the `openapi`
     /// group's `registerUser`).
     case register = "POST JSON user"
+    /// A gRPC client stream of 100 photo uploads, answered by one summary (the `grpc`
+    /// group's `UploadPhotos`): a request is one call, 100 messages.
+    case upload = "upload 100 msgs"
+    /// A gRPC bidirectional call of 100 chat lines, each answered by two (the `grpc`
+    /// group's `Chat`): a request is one call, 100 messages out, 200 in.
+    case chat = "chat 100→200"
 }
 
 /// A workload measured with a pair of variants: the baseline first, then the subject.

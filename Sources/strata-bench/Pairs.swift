@@ -40,8 +40,8 @@ enum PairGroup: String, CaseIterable, Sendable, Codable {
     /// swift-openapi-async-http-client's `AsyncHTTPClientTransport` vs over Strata
     /// (`NetworkerTransport` over Strata's `AsyncHTTPClientTransport`).
     case openapi
-    /// The generated grpc-swift client vs `GRPCNetworker`, a unary call to the demo's
-    /// in-process gRPC server (GRPCPairs.swift).
+    /// The generated grpc-swift client vs `GRPCNetworker`: unary, client-streaming and
+    /// bidirectional calls to the demo's in-process gRPC server (GRPCPairs.swift).
     case grpc
 
     /// What the group compares, for the report.
@@ -58,7 +58,8 @@ enum PairGroup: String, CaseIterable, Sendable, Codable {
         case .openapi:
             "the generated client over OpenAPIAsyncHTTPClient vs over Strata "
                 + "(NetworkerTransport over AsyncHTTPClientTransport)"
-        case .grpc: "the generated grpc-swift client vs StrataGRPC's GRPCNetworker (unary, in-process server)"
+        case .grpc:
+            "the generated grpc-swift client vs StrataGRPC's GRPCNetworker (unary and streaming, in-process server)"
         }
     }
 
@@ -104,6 +105,8 @@ struct RequestSet: Sendable {
     var photos: @Sendable () async throws -> Void
     var form: @Sendable () async throws -> Void
     var register: @Sendable () async throws -> Void = RequestSet.missing("POST JSON user")
+    var upload: @Sendable () async throws -> Void = RequestSet.missing("a client stream")
+    var chat: @Sendable () async throws -> Void = RequestSet.missing("a bidirectional call")
 
     func request(for kind: WorkloadKind) -> @Sendable () async throws -> Void {
         switch kind {
@@ -111,6 +114,8 @@ struct RequestSet: Sendable {
         case .photos: photos
         case .form: form
         case .register: register
+        case .upload: upload
+        case .chat: chat
         }
     }
 

@@ -36,6 +36,8 @@ private func endpoint(_ method: MethodDescriptor, fault: String? = nil) -> GRPCE
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 private func withStreams(
     retrying method: MethodDescriptor? = nil, interceptors: [any ClientInterceptor] = [],
+    configuration: GRPCNetworker.Configuration = GRPCNetworker.Configuration(),
+    transportConfig: HTTP2ClientTransport.Posix.Config = .defaults,
     _ body: (GRPCNetworker, StreamService) async throws -> Void
 ) async throws {
     let service = StreamService()
@@ -44,8 +46,25 @@ private func withStreams(
             policy: Strata.RetryPolicy(maxAttempts: 3, initialBackoff: .milliseconds(5), maxBackoff: .milliseconds(20)),
             budget: RetryBudget(), idempotentMethods: [method])
     }
-    try await withDemo(serving: service, interceptors: interceptors + (retry.map { [$0] } ?? [])) { networker in
+    try await withDemo(
+        serving: service, configuration: configuration, interceptors: interceptors + (retry.map { [$0] } ?? []),
+        transportConfig: transportConfig
+    ) { networker in
         try await body(networker, service)
+    }
+}
+
+/// Hands out `stale`, and `fresh` after a refresh, counting the refreshes.
+private final class StaleThenFresh: CredentialProvider {
+    private let count = Locked(0)
+
+    var refreshes: Int { count.withLock { $0 } }
+
+    func currentCredential() async throws -> String { count.withLock { $0 } == 0 ? "stale" : "fresh" }
+
+    func refresh(_ rejected: String) async throws -> String {
+        count.withLock { $0 += 1 }
+        return "fresh"
     }
 }
 
@@ -166,6 +185,130 @@ struct GRPCStreamingRequestTests {
         }
     }
 
+    /// grpc-swift's retry executor keeps 64 messages: a call that sent 64 is replayed, one
+    /// that sent 65 is not, and its summary says so. A smaller bound is Strata's own.
+    @Test func aStreamThatSentMoreThanItsReplayBoundIsNotSentAgain() async throws {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+        try await withStreams(retrying: StreamService.collect) { networker, service in
+            let within = try await networker.response(
+                for: endpoint(StreamService.collect, fault: "fail-first:1:64"),
+                messages: GRPCRequestMessages(asks(1...64)))
+            #expect(within.value.age == 64)
+            #expect(within.retry == RetrySummary(attempts: 2, stopReason: .notRetryable))
+            let beyond = await #expect(throws: StrataError.self) {
+                try await networker.send(
+                    endpoint(StreamService.collect, fault: "fail-first:1:65"),
+                    messages: GRPCRequestMessages(asks(1...65)))
+            }
+            #expect(beyond?.grpcStatus?.code == .unavailable)
+            #expect(beyond?.retry == RetrySummary(attempts: 1, stopReason: .bodyNotReplayable))
+            #expect(service.received == [Array(1...64), Array(1...64), Array(1...65)])
+        }
+        var configuration = GRPCNetworker.Configuration()
+        configuration.maxReplayedMessages = 3
+        try await withStreams(retrying: StreamService.collect, configuration: configuration) { networker, service in
+            let within = try await networker.response(
+                for: endpoint(StreamService.collect, fault: "fail-first:1:3"),
+                messages: GRPCRequestMessages(asks(1...3)))
+            #expect(within.retry == RetrySummary(attempts: 2, stopReason: .notRetryable))
+            let beyond = await #expect(throws: StrataError.self) {
+                try await networker.send(
+                    endpoint(StreamService.collect, fault: "fail-first:1:4"), messages: GRPCRequestMessages(asks(1...4))
+                )
+            }
+            #expect(beyond?.retry == RetrySummary(attempts: 1, stopReason: .bodyNotReplayable))
+            #expect(service.received == [[1, 2, 3], [1, 2, 3], [1, 2, 3, 4]])
+        }
+    }
+
+    @Test func anAttemptWithoutAnAnswerInTimeIsSentAgainWithItsMessages() async throws {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+        var configuration = GRPCNetworker.Configuration()
+        configuration.timeout = .seconds(30)
+        configuration.attemptTimeout = .milliseconds(300)
+        try await withStreams(retrying: StreamService.collect, configuration: configuration) { networker, service in
+            let response = try await networker.response(
+                for: endpoint(StreamService.collect, fault: "hang-first:1:late"),
+                messages: GRPCRequestMessages(asks(1...4)))
+            #expect(response.value.name == "1,2,3,4")
+            #expect(response.retry == RetrySummary(attempts: 2, stopReason: .notRetryable))
+            #expect(service.received == [[1, 2, 3, 4], [1, 2, 3, 4]])
+            // The abandoned attempt's handler was cancelled.
+            try await waitUntil { service.calls.value(for: "late-cancelled") == 1 }
+            #expect(service.calls.value(for: "late-cancelled") == 1)
+        }
+    }
+
+    @Test func theCircuitBreakerCountsStreamsAndRefusesThemWhenOpen() async throws {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+        let breaker = GRPCCircuitBreakerInterceptor(
+            policy: CircuitBreakerPolicy(consecutiveFailures: 2, breakDuration: .seconds(60)), target: "streams")
+        try await withStreams(interceptors: [breaker]) { networker, service in
+            var last: StrataError?
+            for _ in 0..<2 {
+                last = await #expect(throws: StrataError.self) {
+                    try await networker.send(
+                        endpoint(StreamService.collect, fault: "status:13"), messages: GRPCRequestMessages(asks(1...2)))
+                }
+                #expect(last?.grpcStatus?.code == .internalError)
+            }
+            #expect(last?.circuitTransitions?.map(\.state) == ["open"])
+            let refused = await #expect(throws: StrataError.self) {
+                try await networker.send(endpoint(StreamService.collect), messages: GRPCRequestMessages(asks(1...2)))
+            }
+            #expect(refused?.kind == .circuitOpen)
+            #expect((refused?.underlying as? CircuitOpenError)?.host == "streams")
+            let refusedStream = await #expect(throws: StrataError.self) {
+                for try await _ in networker.stream(
+                    endpoint(StreamService.chat), messages: GRPCRequestMessages(asks(1...2)))
+                {}
+            }
+            #expect(refusedStream?.kind == .circuitOpen)
+            #expect(service.received == [[1, 2], [1, 2]])
+            #expect(service.calls.value(for: "chat") == 0)
+        }
+    }
+
+    @Test func anUnauthenticatedStreamIsSentAgainOnceWithTheRenewedCredential() async throws {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+        let tokens = StaleThenFresh()
+        try await withStreams(interceptors: [GRPCAuthenticationInterceptor(tokens)]) { networker, service in
+            let response = try await networker.response(
+                for: endpoint(StreamService.collect, fault: "auth"), messages: GRPCRequestMessages(asks(1...3)))
+            #expect(response.value.name == "1,2,3")
+            #expect(response.credentialRefreshes == 1)
+            #expect(tokens.refreshes == 1)
+            #expect(service.received == [[1, 2, 3], [1, 2, 3]])
+            // The renewed credential is kept: the chat is answered at once.
+            var names: [String] = []
+            for try await echo in networker.stream(
+                endpoint(StreamService.chat, fault: "auth"), messages: GRPCRequestMessages(asks(1...3)))
+            {
+                names.append(echo.name)
+            }
+            #expect(names == ["echo 1", "echo 2", "echo 3"])
+            #expect(service.calls.value(for: "auth") == 3)
+            #expect(tokens.refreshes == 1)
+        }
+    }
+
+    @Test func aStreamBeyondItsReplayBoundIsNotSentAgainForANewCredential() async throws {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+        let tokens = StaleThenFresh()
+        var configuration = GRPCNetworker.Configuration()
+        configuration.maxReplayedMessages = 2
+        try await withStreams(interceptors: [GRPCAuthenticationInterceptor(tokens)], configuration: configuration) {
+            networker, service in
+            let error = await #expect(throws: StrataError.self) {
+                try await networker.send(
+                    endpoint(StreamService.collect, fault: "auth"), messages: GRPCRequestMessages(asks(1...3)))
+            }
+            #expect(error?.grpcStatus?.code == .unauthenticated)
+            #expect(tokens.refreshes == 0)
+            #expect(service.received == [[1, 2, 3]])
+        }
+    }
+
     @Test func theDeadlineEndsACallWhoseWriterNeverFinishes() async throws {
         guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
         try await withStreams { networker, _ in
@@ -221,7 +364,7 @@ struct GRPCStreamingRequestTests {
 /// timing-sensitive suites beside it would feel, and its memory is measured
 /// process-wide): run by `.ci/run` on its own with `STRATA_VOLUME_TESTS=1`.
 @Suite(
-    "gRPC streams under volume", .isTimed,
+    "gRPC streams under volume", .isTimed, .serialized,
     .enabled(if: ProcessInfo.processInfo.environment["STRATA_VOLUME_TESTS"] != nil, "set STRATA_VOLUME_TESTS=1"))
 struct GRPCStreamVolumeTests {
     /// 10,000 messages each way, as fast as both sides go: every answer arrives, in order,
@@ -240,6 +383,62 @@ struct GRPCStreamVolumeTests {
                 return count
             }
             #expect(count == 10_000)
+            #expect(growth < 32 << 20, "grew by \(growth >> 20) MB")
+        }
+    }
+}
+
+extension GRPCStreamVolumeTests {
+    /// 1,000 messages of 64 KiB (62.5 MiB) to a server that reads one a millisecond: the
+    /// writer waits for the transport instead of buffering what the server has not read.
+    @Test func aSlowServerHoldsTheWriterBack() async throws {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+        let payload = String(repeating: "x", count: 64 * 1024)
+        let message = { @Sendable (id: Int) in
+            Answer.with {
+                $0.age = Int64(id)
+                $0.name = payload
+            }
+        }
+        let bytes = try (1...1000).reduce(0) { $0 + (try message($1).serializedBytes() as [UInt8]).count }
+        try await withStreams { networker, _ in
+            let (answer, growth) = try await PeakRSSSampler.measure {
+                try await networker.send(
+                    endpoint(StreamService.collect, fault: "slow:1"),
+                    messages: GRPCRequestMessages(writing: Answer.self) { writer in
+                        for id in 1...1000 { try await writer.write(message(id)) }
+                    })
+            }
+            #expect(answer.age == 1000)
+            #expect(answer.name == "\(bytes)")
+            #expect(growth < 32 << 20, "grew by \(growth >> 20) MB")
+        }
+    }
+
+    /// A bidirectional call answering each of 1,000 messages with 64 KiB (62.5 MiB), read one
+    /// a millisecond: the server is held back instead of the answers piling up. Over a
+    /// transport with a 64 KiB HTTP/2 window, as `GRPCNetworker.stream(_:)` advises: with the
+    /// default 8 MiB window the transport can read far ahead of its reader on its own.
+    @Test func aSlowReaderHoldsTheServerBack() async throws {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+        var transportConfig = HTTP2ClientTransport.Posix.Config.defaults
+        transportConfig.http2.targetWindowSize = 65_535
+        try await withStreams(transportConfig: transportConfig) { networker, _ in
+            // The answers as their bytes (a debug build's protobuf takes ~13 ms to read each).
+            let big = GRPCEndpoint(endpoint(StreamService.chat, fault: "big:65536").request) { $0.count }
+            let (sizes, growth) = try await PeakRSSSampler.measure {
+                var sizes: Set<Int> = []
+                var count = 0
+                for try await size in networker.stream(big, messages: GRPCRequestMessages(asks(1...1000))) {
+                    sizes.insert(size)
+                    count += 1
+                    try await Task.sleep(for: .milliseconds(1))
+                }
+                return (count, sizes)
+            }
+            #expect(sizes.0 == 1000)
+            // The name (its tag, 3 bytes of length, 64 KiB) and the age (its tag, 1 or 2 bytes).
+            #expect(sizes.1 == [1 + 3 + 65536 + 2, 1 + 3 + 65536 + 3])
             #expect(growth < 32 << 20, "grew by \(growth >> 20) MB")
         }
     }

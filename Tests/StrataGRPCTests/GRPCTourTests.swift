@@ -8,7 +8,8 @@ import StrataURLSession
 import Testing
 
 /// The demo's "Second protocol" section against the in-process HTTP and gRPC demo servers:
-/// the same `User` both ways, a retry after `unavailable`, a refresh after `unauthenticated`.
+/// the same `User` both ways, a retry after `unavailable`, a refresh after `unauthenticated`,
+/// an upload in a client stream, a chat over a bidirectional call.
 @Suite("The demo's second-protocol tour", .isTimed)
 struct GRPCTourTests {
     @Test func everyStepBehavesAsExpected() async throws {
@@ -20,12 +21,14 @@ struct GRPCTourTests {
         try await transport.shutdown()
         await grpc.shutdown()
         await http.shutdown()
-        #expect(steps.map(\.passed) == [true, true, true], "\(steps.map(\.summary))")
+        #expect(steps.map(\.passed) == [true, true, true, true, true], "\(steps.map(\.summary))")
         #expect(
             steps.map(\.summary) == [
                 #"User(name: "Ann", photos: 2) both ways, through UserEntry → User"#,
                 #"User(name: "Bob") on attempt 3 (after 2 × unavailable; the RetryPolicy and budget of HTTP)"#,
                 #"unauthenticated → 1 refresh (a CredentialProvider, as for HTTP) → User(name: "Cleo")"#,
+                "4 PhotoUploads sent → 2 added to 1 album; refused 1-1, 99-1 (already there, no user 99)",
+                "3 lines sent, 6 received in order; the last: host: bye, ann",
             ])
     }
 }

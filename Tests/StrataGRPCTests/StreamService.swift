@@ -6,13 +6,23 @@ import StrataGRPCDemo
 /// request messages are `GetUserRequest`s:
 ///
 /// - `Collect` reads every message and answers one `UserMessage` whose `name` is the ids it
-///   read, comma-separated, and whose `age` is how many it read. With `fault` metadata
-///   `fail-first:N:KEY`, the first `N` calls with key `KEY` read every message, then end with
-///   `unavailable` (nothing answered: a call that may be sent again).
+///   read, comma-separated, and whose `age` is how many it read. With `fault` metadata:
+///   - `fail-first:N:KEY`: the first `N` calls with key `KEY` read every message, then end
+///     with `unavailable` (nothing answered: a call that may be sent again);
+///   - `status:CODE`: reads every message, then ends with that status code;
+///   - `auth`: reads every message, then answers only when the `authorization` metadata is
+///     `Bearer fresh` (`unauthenticated` otherwise), counting the calls under `auth`;
+///   - `hang-first:N:KEY`: the first `N` calls with key `KEY` read every message and never
+///     answer (until cancelled, counted under `KEY-cancelled`);
+///   - `slow:MS`: reads each message MS milliseconds after the one before, without decoding
+///     it (any bytes), and answers with `age` the count and `name` the total bytes.
 /// - `Chat` answers each message as it arrives with a `UserMessage` named `echo ID`, age `ID`,
 ///   with the metadata `x-chat: hello` and the trailing metadata `x-chat-answered: N`.
 ///   With `fail-after:N` it ends with `unavailable` after `N` answers; with `hang` it answers
-///   nothing and waits until the call is cancelled (counted under `chat-cancelled`).
+///   nothing and waits until the call is cancelled (counted under `chat-cancelled`); with
+///   `auth` it answers only when the `authorization` metadata is `Bearer fresh`
+///   (`unauthenticated` before any answer otherwise); with `big:SIZE` each answer's `name`
+///   is `SIZE` bytes of `x` instead.
 ///
 /// ``received`` holds, per call, the ids each call read, in order.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
@@ -31,7 +41,20 @@ struct StreamService: RegistrableRPCService {
         let log = self.log
         router.registerHandler(forMethod: Self.collect, deserializer: BytesCoder(), serializer: BytesCoder()) {
             request, _ in
-            let fault = request.metadata[stringValues: "fault"].first(where: { _ in true }) ?? ""
+            let fault = Fault(request.metadata)
+            if let pause = fault.argument("slow").flatMap(Int.init) {
+                var (count, bytes) = (0, 0)
+                for try await message in request.messages {
+                    count += 1
+                    bytes += message.count
+                    try await Deadline.sleep(for: .milliseconds(pause))
+                }
+                let answer = Strata_Demo_V1_UserMessage.with {
+                    $0.name = "\(bytes)"
+                    $0.age = Int64(count)
+                }
+                return StreamingServerResponse(single: ServerResponse(message: try answer.serializedBytes()))
+            }
             let call = log.withLock { log in
                 log.append([])
                 return log.count - 1
@@ -42,10 +65,20 @@ struct StreamService: RegistrableRPCService {
                 ids.append(id)
                 log.withLock { $0[call].append(id) }
             }
-            if fault.hasPrefix("fail-first:") {
-                let fields = fault.split(separator: ":").map(String.init)
-                if calls.increment(fields[2]) <= Int(fields[1])! {
-                    return StreamingServerResponse(error: RPCError(code: .unavailable, message: "not yet"))
+            if let fields = fault.fields("fail-first"), calls.increment(fields[1]) <= Int(fields[0])! {
+                return StreamingServerResponse(error: RPCError(code: .unavailable, message: "not yet"))
+            }
+            if let code = fault.argument("status").flatMap(Int.init) {
+                let status = RPCError.Code(Status.Code(rawValue: code)!)!
+                return StreamingServerResponse(error: RPCError(code: status, message: "fault \(code)"))
+            }
+            if let refusal = fault.authenticationRefusal(calls) { return StreamingServerResponse(error: refusal) }
+            if let fields = fault.fields("hang-first"), calls.increment(fields[1]) <= Int(fields[0])! {
+                do {
+                    try await waitForRPCCancellation()
+                } catch {
+                    calls.increment("\(fields[1])-cancelled")
+                    throw error
                 }
             }
             let answer = Strata_Demo_V1_UserMessage.with {
@@ -56,10 +89,11 @@ struct StreamService: RegistrableRPCService {
         }
         router.registerHandler(forMethod: Self.chat, deserializer: BytesCoder(), serializer: BytesCoder()) {
             request, _ in
-            let fault = request.metadata[stringValues: "fault"].first(where: { _ in true }) ?? ""
+            let fault = Fault(request.metadata)
             calls.increment("chat")
+            if let refusal = fault.authenticationRefusal(calls) { return StreamingServerResponse(error: refusal) }
             return StreamingServerResponse(metadata: ["x-chat": "hello"]) { writer in
-                if fault == "hang" {
+                if fault.value == "hang" {
                     do {
                         try await waitForRPCCancellation()
                     } catch {
@@ -67,7 +101,8 @@ struct StreamService: RegistrableRPCService {
                         throw error
                     }
                 }
-                let failAfter = fault.hasPrefix("fail-after:") ? Int(fault.dropFirst("fail-after:".count)) : nil
+                let failAfter = fault.argument("fail-after").flatMap(Int.init)
+                let big = fault.argument("big").flatMap(Int.init).map { String(repeating: "x", count: $0) }
                 var answered = 0
                 for try await bytes in request.messages {
                     if let failAfter, answered == failAfter {
@@ -75,7 +110,7 @@ struct StreamService: RegistrableRPCService {
                     }
                     let id = try Strata_Demo_V1_GetUserRequest(serializedBytes: bytes).id
                     let echo = Strata_Demo_V1_UserMessage.with {
-                        $0.name = "echo \(id)"
+                        $0.name = big ?? "echo \(id)"
                         $0.age = id
                     }
                     try await writer.write(try echo.serializedBytes())
@@ -84,5 +119,34 @@ struct StreamService: RegistrableRPCService {
                 return ["x-chat-answered": "\(answered)"]
             }
         }
+    }
+}
+
+/// A call's `fault` metadata, `NAME` or `NAME:FIELD:...`.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+private struct Fault {
+    let value: String
+    let authorization: String?
+
+    init(_ metadata: Metadata) {
+        value = metadata[stringValues: "fault"].first(where: { _ in true }) ?? ""
+        authorization = metadata[stringValues: "authorization"].first(where: { _ in true })
+    }
+
+    /// The fields after `name:`, when the fault is `name`.
+    func fields(_ name: String) -> [String]? {
+        guard value.hasPrefix(name + ":") else { return nil }
+        return value.dropFirst(name.count + 1).split(separator: ":").map(String.init)
+    }
+
+    /// The one field after `name:`, when the fault is `name`.
+    func argument(_ name: String) -> String? { fields(name)?.first }
+
+    /// For the fault `auth`: `unauthenticated` unless the call's credential is fresh (the
+    /// call counted under `auth`); `nil` for other faults and fresh credentials.
+    func authenticationRefusal(_ calls: CallCounter) -> RPCError? {
+        guard value == "auth" else { return nil }
+        calls.increment("auth")
+        return authorization == "Bearer fresh" ? nil : RPCError(code: .unauthenticated, message: "stale")
     }
 }

@@ -52,10 +52,38 @@ public enum Strata_Demo_V1_UserService: Sendable {
                 type: .serverStreaming
             )
         }
+        /// Namespace for "UploadPhotos" metadata.
+        public enum UploadPhotos: Sendable {
+            /// Request type for "UploadPhotos".
+            public typealias Input = Strata_Demo_V1_UploadPhotoRequest
+            /// Response type for "UploadPhotos".
+            public typealias Output = Strata_Demo_V1_UploadSummary
+            /// Descriptor for "UploadPhotos".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "strata.demo.v1.UserService"),
+                method: "UploadPhotos",
+                type: .clientStreaming
+            )
+        }
+        /// Namespace for "Chat" metadata.
+        public enum Chat: Sendable {
+            /// Request type for "Chat".
+            public typealias Input = Strata_Demo_V1_ChatLine
+            /// Response type for "Chat".
+            public typealias Output = Strata_Demo_V1_ChatLine
+            /// Descriptor for "Chat".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "strata.demo.v1.UserService"),
+                method: "Chat",
+                type: .bidirectionalStreaming
+            )
+        }
         /// Descriptors for all methods in the "strata.demo.v1.UserService" service.
         public static let descriptors: [GRPCCore.MethodDescriptor] = [
             GetUser.descriptor,
-            ListPhotos.descriptor
+            ListPhotos.descriptor,
+            UploadPhotos.descriptor,
+            Chat.descriptor
         ]
     }
 }
@@ -121,6 +149,43 @@ extension Strata_Demo_V1_UserService {
             request: GRPCCore.StreamingServerRequest<Strata_Demo_V1_ListPhotosRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Strata_Demo_V1_PhotoMessage>
+
+        /// Handle the "UploadPhotos" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Many photos' metadata, one message each; one summary once the client is done.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Strata_Demo_V1_UploadPhotoRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Strata_Demo_V1_UploadSummary` messages.
+        func uploadPhotos(
+            request: GRPCCore.StreamingServerRequest<Strata_Demo_V1_UploadPhotoRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Strata_Demo_V1_UploadSummary>
+
+        /// Handle the "Chat" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The chat room: every line a member sends comes back as the room shows it, followed by
+        /// > the room's host answering it.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Strata_Demo_V1_ChatLine` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Strata_Demo_V1_ChatLine` messages.
+        func chat(
+            request: GRPCCore.StreamingServerRequest<Strata_Demo_V1_ChatLine>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Strata_Demo_V1_ChatLine>
     }
 
     /// Service protocol for the "strata.demo.v1.UserService" service.
@@ -170,6 +235,43 @@ extension Strata_Demo_V1_UserService {
             request: GRPCCore.ServerRequest<Strata_Demo_V1_ListPhotosRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Strata_Demo_V1_PhotoMessage>
+
+        /// Handle the "UploadPhotos" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Many photos' metadata, one message each; one summary once the client is done.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Strata_Demo_V1_UploadPhotoRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Strata_Demo_V1_UploadSummary` message.
+        func uploadPhotos(
+            request: GRPCCore.StreamingServerRequest<Strata_Demo_V1_UploadPhotoRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Strata_Demo_V1_UploadSummary>
+
+        /// Handle the "Chat" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The chat room: every line a member sends comes back as the room shows it, followed by
+        /// > the room's host answering it.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Strata_Demo_V1_ChatLine` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Strata_Demo_V1_ChatLine` messages.
+        func chat(
+            request: GRPCCore.StreamingServerRequest<Strata_Demo_V1_ChatLine>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Strata_Demo_V1_ChatLine>
     }
 
     /// Simple service protocol for the "strata.demo.v1.UserService" service.
@@ -218,6 +320,44 @@ extension Strata_Demo_V1_UserService {
             response: GRPCCore.RPCWriter<Strata_Demo_V1_PhotoMessage>,
             context: GRPCCore.ServerContext
         ) async throws
+
+        /// Handle the "UploadPhotos" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Many photos' metadata, one message each; one summary once the client is done.
+        ///
+        /// - Parameters:
+        ///   - request: A stream of `Strata_Demo_V1_UploadPhotoRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Strata_Demo_V1_UploadSummary` to respond with.
+        func uploadPhotos(
+            request: GRPCCore.RPCAsyncSequence<Strata_Demo_V1_UploadPhotoRequest, any Swift.Error>,
+            context: GRPCCore.ServerContext
+        ) async throws -> Strata_Demo_V1_UploadSummary
+
+        /// Handle the "Chat" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The chat room: every line a member sends comes back as the room shows it, followed by
+        /// > the room's host answering it.
+        ///
+        /// - Parameters:
+        ///   - request: A stream of `Strata_Demo_V1_ChatLine` messages.
+        ///   - response: A response stream of `Strata_Demo_V1_ChatLine` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        func chat(
+            request: GRPCCore.RPCAsyncSequence<Strata_Demo_V1_ChatLine, any Swift.Error>,
+            response: GRPCCore.RPCWriter<Strata_Demo_V1_ChatLine>,
+            context: GRPCCore.ServerContext
+        ) async throws
     }
 }
 
@@ -242,6 +382,28 @@ extension Strata_Demo_V1_UserService.StreamingServiceProtocol {
             serializer: GRPCProtobuf.ProtobufSerializer<Strata_Demo_V1_PhotoMessage>(),
             handler: { request, context in
                 try await self.listPhotos(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Strata_Demo_V1_UserService.Method.UploadPhotos.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Strata_Demo_V1_UploadPhotoRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Strata_Demo_V1_UploadSummary>(),
+            handler: { request, context in
+                try await self.uploadPhotos(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Strata_Demo_V1_UserService.Method.Chat.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Strata_Demo_V1_ChatLine>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Strata_Demo_V1_ChatLine>(),
+            handler: { request, context in
+                try await self.chat(
                     request: request,
                     context: context
                 )
@@ -274,6 +436,17 @@ extension Strata_Demo_V1_UserService.ServiceProtocol {
         )
         return response
     }
+
+    public func uploadPhotos(
+        request: GRPCCore.StreamingServerRequest<Strata_Demo_V1_UploadPhotoRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Strata_Demo_V1_UploadSummary> {
+        let response = try await self.uploadPhotos(
+            request: request,
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
 }
 
 // Default implementation of methods from 'ServiceProtocol'.
@@ -301,6 +474,36 @@ extension Strata_Demo_V1_UserService.SimpleServiceProtocol {
             producer: { writer in
                 try await self.listPhotos(
                     request: request.message,
+                    response: writer,
+                    context: context
+                )
+                return [:]
+            }
+        )
+    }
+
+    public func uploadPhotos(
+        request: GRPCCore.StreamingServerRequest<Strata_Demo_V1_UploadPhotoRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Strata_Demo_V1_UploadSummary> {
+        return GRPCCore.ServerResponse<Strata_Demo_V1_UploadSummary>(
+            message: try await self.uploadPhotos(
+                request: request.messages,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func chat(
+        request: GRPCCore.StreamingServerRequest<Strata_Demo_V1_ChatLine>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Strata_Demo_V1_ChatLine> {
+        return GRPCCore.StreamingServerResponse<Strata_Demo_V1_ChatLine>(
+            metadata: [:],
+            producer: { writer in
+                try await self.chat(
+                    request: request.messages,
                     response: writer,
                     context: context
                 )
@@ -367,6 +570,53 @@ extension Strata_Demo_V1_UserService {
             deserializer: some GRPCCore.MessageDeserializer<Strata_Demo_V1_PhotoMessage>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Strata_Demo_V1_PhotoMessage>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "UploadPhotos" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Many photos' metadata, one message each; one summary once the client is done.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request producing `Strata_Demo_V1_UploadPhotoRequest` messages.
+        ///   - serializer: A serializer for `Strata_Demo_V1_UploadPhotoRequest` messages.
+        ///   - deserializer: A deserializer for `Strata_Demo_V1_UploadSummary` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func uploadPhotos<Result>(
+            request: GRPCCore.StreamingClientRequest<Strata_Demo_V1_UploadPhotoRequest>,
+            serializer: some GRPCCore.MessageSerializer<Strata_Demo_V1_UploadPhotoRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Strata_Demo_V1_UploadSummary>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Strata_Demo_V1_UploadSummary>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "Chat" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The chat room: every line a member sends comes back as the room shows it, followed by
+        /// > the room's host answering it.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request producing `Strata_Demo_V1_ChatLine` messages.
+        ///   - serializer: A serializer for `Strata_Demo_V1_ChatLine` messages.
+        ///   - deserializer: A deserializer for `Strata_Demo_V1_ChatLine` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func chat<Result>(
+            request: GRPCCore.StreamingClientRequest<Strata_Demo_V1_ChatLine>,
+            serializer: some GRPCCore.MessageSerializer<Strata_Demo_V1_ChatLine>,
+            deserializer: some GRPCCore.MessageDeserializer<Strata_Demo_V1_ChatLine>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Strata_Demo_V1_ChatLine>) async throws -> Result
         ) async throws -> Result where Result: Sendable
     }
 
@@ -455,6 +705,73 @@ extension Strata_Demo_V1_UserService {
                 onResponse: handleResponse
             )
         }
+
+        /// Call the "UploadPhotos" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Many photos' metadata, one message each; one summary once the client is done.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request producing `Strata_Demo_V1_UploadPhotoRequest` messages.
+        ///   - serializer: A serializer for `Strata_Demo_V1_UploadPhotoRequest` messages.
+        ///   - deserializer: A deserializer for `Strata_Demo_V1_UploadSummary` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func uploadPhotos<Result>(
+            request: GRPCCore.StreamingClientRequest<Strata_Demo_V1_UploadPhotoRequest>,
+            serializer: some GRPCCore.MessageSerializer<Strata_Demo_V1_UploadPhotoRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Strata_Demo_V1_UploadSummary>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Strata_Demo_V1_UploadSummary>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.clientStreaming(
+                request: request,
+                descriptor: Strata_Demo_V1_UserService.Method.UploadPhotos.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "Chat" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The chat room: every line a member sends comes back as the room shows it, followed by
+        /// > the room's host answering it.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request producing `Strata_Demo_V1_ChatLine` messages.
+        ///   - serializer: A serializer for `Strata_Demo_V1_ChatLine` messages.
+        ///   - deserializer: A deserializer for `Strata_Demo_V1_ChatLine` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func chat<Result>(
+            request: GRPCCore.StreamingClientRequest<Strata_Demo_V1_ChatLine>,
+            serializer: some GRPCCore.MessageSerializer<Strata_Demo_V1_ChatLine>,
+            deserializer: some GRPCCore.MessageDeserializer<Strata_Demo_V1_ChatLine>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Strata_Demo_V1_ChatLine>) async throws -> Result
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.bidirectionalStreaming(
+                request: request,
+                descriptor: Strata_Demo_V1_UserService.Method.Chat.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
     }
 }
 
@@ -512,6 +829,63 @@ extension Strata_Demo_V1_UserService.ClientProtocol {
             request: request,
             serializer: GRPCProtobuf.ProtobufSerializer<Strata_Demo_V1_ListPhotosRequest>(),
             deserializer: GRPCProtobuf.ProtobufDeserializer<Strata_Demo_V1_PhotoMessage>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "UploadPhotos" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Many photos' metadata, one message each; one summary once the client is done.
+    ///
+    /// - Parameters:
+    ///   - request: A streaming request producing `Strata_Demo_V1_UploadPhotoRequest` messages.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func uploadPhotos<Result>(
+        request: GRPCCore.StreamingClientRequest<Strata_Demo_V1_UploadPhotoRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Strata_Demo_V1_UploadSummary>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.uploadPhotos(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Strata_Demo_V1_UploadPhotoRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Strata_Demo_V1_UploadSummary>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "Chat" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The chat room: every line a member sends comes back as the room shows it, followed by
+    /// > the room's host answering it.
+    ///
+    /// - Parameters:
+    ///   - request: A streaming request producing `Strata_Demo_V1_ChatLine` messages.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func chat<Result>(
+        request: GRPCCore.StreamingClientRequest<Strata_Demo_V1_ChatLine>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Strata_Demo_V1_ChatLine>) async throws -> Result
+    ) async throws -> Result where Result: Sendable {
+        try await self.chat(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Strata_Demo_V1_ChatLine>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Strata_Demo_V1_ChatLine>(),
             options: options,
             onResponse: handleResponse
         )
@@ -579,6 +953,73 @@ extension Strata_Demo_V1_UserService.ClientProtocol {
             metadata: metadata
         )
         return try await self.listPhotos(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "UploadPhotos" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Many photos' metadata, one message each; one summary once the client is done.
+    ///
+    /// - Parameters:
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - producer: A closure producing request messages to send to the server. Returning
+    ///       from the closure closes the request stream.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func uploadPhotos<Result>(
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        requestProducer producer: @Sendable @escaping (GRPCCore.RPCWriter<Strata_Demo_V1_UploadPhotoRequest>) async throws -> Void,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Strata_Demo_V1_UploadSummary>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.StreamingClientRequest<Strata_Demo_V1_UploadPhotoRequest>(
+            metadata: metadata,
+            producer: producer
+        )
+        return try await self.uploadPhotos(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "Chat" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The chat room: every line a member sends comes back as the room shows it, followed by
+    /// > the room's host answering it.
+    ///
+    /// - Parameters:
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - producer: A closure producing request messages to send to the server. Returning
+    ///       from the closure closes the request stream.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func chat<Result>(
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        requestProducer producer: @Sendable @escaping (GRPCCore.RPCWriter<Strata_Demo_V1_ChatLine>) async throws -> Void,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Strata_Demo_V1_ChatLine>) async throws -> Result
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.StreamingClientRequest<Strata_Demo_V1_ChatLine>(
+            metadata: metadata,
+            producer: producer
+        )
+        return try await self.chat(
             request: request,
             options: options,
             onResponse: handleResponse

@@ -22,7 +22,8 @@ public struct RetrySummary: Sendable, Hashable, CustomStringConvertible {
         public static let budgetSpent = StopReason("budgetSpent")
         /// The wait before another attempt would have ended after the call's deadline.
         public static let deadline = StopReason("deadline")
-        /// The request body cannot be read a second time.
+        /// The request body cannot be sent a second time: a stream, or a streamed request
+        /// that sent more messages than its replay buffer holds.
         public static let bodyNotReplayable = StopReason("bodyNotReplayable")
         /// The call was cancelled, during an attempt or a wait.
         public static let cancelled = StopReason("cancelled")
