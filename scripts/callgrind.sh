@@ -30,7 +30,10 @@
 # over a borrowed session without Strata's delegate, the body not bounded) and
 # openapi-ahc-user / openapi-strata-user (the openapi pair's getUser: the generated client
 # over swift-openapi-async-http-client / over NetworkerTransport); the server's
-# instructions are not counted. Needs valgrind (apt-get install -y valgrind).
+# instructions are not counted; grpc-raw-upload / grpc-strata-upload and grpc-raw-chat /
+# grpc-strata-chat (the grpc pair's client stream of 100 messages and bidirectional call of
+# 100 out, 200 in, against the demo gRPC server in the same process, whose instructions
+# are counted on both sides alike). Needs valgrind (apt-get install -y valgrind).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -86,6 +89,7 @@ printf "%-20s %8s %16s %14s\n" case "ΔN" "instructions/it" "allocs/it"
 for name in "${cases[@]}"; do
     case "$name" in
         *-1mb) n1=2; n2=6 ;;
+        grpc-*) n1=10; n2=60 ;;
         *) n1=100; n2=1100 ;;
     esac
     i1=$(instructions "$name" $n1); i2=$(instructions "$name" $n2)

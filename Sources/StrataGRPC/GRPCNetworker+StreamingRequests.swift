@@ -82,12 +82,12 @@
         public func stream<Response: Sendable>(_ endpoint: GRPCEndpoint<Response>, messages: GRPCRequestMessages)
             -> GRPCResponseStream<Response>
         {
-            stream(endpoint.request.head) { receive, heads throws(StrataError) in
+            stream(endpoint) { handoff, heads throws(StrataError) in
                 let (metadata, head, options) = try prepareCall(endpoint)
                 let streamed = streamedRequest(messages)
                 let request = streamed.request(metadata: metadata)
                 try await streamedResponse(
-                    endpoint, head: head, options: options, streamed: streamed, heads: heads, receive: receive
+                    endpoint, head: head, options: options, streamed: streamed, handoff: handoff, heads: heads
                 ) { calls, options, handle in
                     try await calls.bidirectionalStreaming(
                         request: request, descriptor: endpoint.request.route.method,
@@ -129,7 +129,7 @@
                 do {
                     try await self.messages.produce { bytes in
                         self.state.withLock { $0.sent += 1 }
-                        try await writer.write(Array(bytes))
+                        try await writer.write(bytes)
                     }
                 } catch let error as GRPCMessageEncodingError {
                     self.state.withLock { $0.failure = $0.failure ?? error }

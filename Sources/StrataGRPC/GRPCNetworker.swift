@@ -1,5 +1,4 @@
 #if GRPC
-    import AsyncAlgorithms
     import Foundation
     import GRPCCore
     import GRPCNIOTransportHTTP2
@@ -296,17 +295,18 @@
         /// The call starts at once and ends with the stream: a failure (a status, the deadline,
         /// a malformed message) ends the iteration with that ``Strata/StrataError``, and
         /// cancelling the iterating task, or dropping the stream unfinished, cancels the call.
-        /// The stream is read at the iteration's pace: a message is taken from the call only
-        /// once the iteration has the one before, so at most one parsed message waits and a
-        /// slow reader holds the server back through HTTP/2 flow control, however long the
-        /// stream. The transport reads ahead of that on its own, up to its HTTP/2 window and
-        /// its buffers: with `HTTP2ClientTransport.Posix`'s default 8 MiB window, most of a
-        /// 125 MiB stream before the server was held back (measured); a 64 KiB window held it
-        /// to 1–10 MiB. Set the transport's `config.http2.targetWindowSize` to bound it.
+        /// The stream is read at the iteration's pace: each message is taken from the
+        /// transport and parsed when the iteration asks for it, in the iterating task, so no
+        /// parsed message waits and a slow reader holds the server back through HTTP/2 flow
+        /// control, however long the stream. The transport reads ahead of that on its own, up
+        /// to its HTTP/2 window and its buffers: with `HTTP2ClientTransport.Posix`'s default
+        /// 8 MiB window, most of a 125 MiB stream before the server was held back (measured);
+        /// a 64 KiB window held it to 1–10 MiB. Set the transport's
+        /// `config.http2.targetWindowSize` to bound it.
         public func stream<Response: Sendable>(_ endpoint: GRPCEndpoint<Response>) -> GRPCResponseStream<Response> {
-            stream(endpoint.request.head) { receive, heads throws(StrataError) in
+            stream(endpoint) { handoff, heads throws(StrataError) in
                 let (request, head, options) = try prepare(endpoint)
-                try await streamedResponse(endpoint, head: head, options: options, heads: heads, receive: receive) {
+                try await streamedResponse(endpoint, head: head, options: options, handoff: handoff, heads: heads) {
                     calls, options, handle in
                     try await calls.serverStreaming(
                         request: request, descriptor: endpoint.request.route.method,
@@ -316,53 +316,49 @@
             }
         }
 
-        /// A stream of the messages `run` hands to its `receive` function, run in a task of
-        /// its own that the stream cancels when it is cancelled or dropped.
+        /// A stream of the messages of the call `run` makes, parsed by `endpoint`, run in a
+        /// task of its own that the stream cancels when it is cancelled or dropped; `run`
+        /// lends the response's parts to the stream through its handoff.
         func stream<Response: Sendable>(
-            _ head: HTTPRequest,
+            _ endpoint: GRPCEndpoint<Response>,
             _ run:
-                @escaping @Sendable (
-                    _ receive: @escaping @Sendable (Response) async -> Void, _ heads: GRPCStreamHeads
-                ) async throws(StrataError) -> Void
+                @escaping @Sendable (_ handoff: GRPCPartsHandoff, _ heads: GRPCStreamHeads) async throws(StrataError) ->
+                Void
         ) -> GRPCResponseStream<Response> {
-            let channel = AsyncThrowingChannel<Response, any Error>()
+            let handoff = GRPCPartsHandoff()
             let heads = GRPCStreamHeads()
             let task = Task {
                 do throws(StrataError) {
-                    try await run({ value in await channel.send(value) }, heads)
-                    channel.finish()
+                    try await run(handoff, heads)
+                    handoff.end(nil)
                 } catch {
-                    channel.fail(error)
+                    handoff.end(error)
                 }
             }
-            return GRPCResponseStream(channel, call: GRPCStreamCall(task, head: head, heads: heads))
+            let head = endpoint.request.head
+            return GRPCResponseStream(
+                handoff, parse: endpoint.parse, call: GRPCStreamCall(task, head: head, heads: heads))
         }
 
         /// Runs a call whose response is a stream (server streaming or bidirectional) with
-        /// `perform`, under the endpoint's policy scope, handing each parsed message to
-        /// `receive` as it arrives.
+        /// `perform`, under the endpoint's policy scope, lending the response's parts to the
+        /// stream's reader through `handoff` until it has read them.
         func streamedResponse<Response: Sendable>(
             _ endpoint: GRPCEndpoint<Response>, head: HTTPRequest, options: CallOptions,
             streamed: GRPCStreamedRequest? = nil,
+            handoff: GRPCPartsHandoff,
             heads: GRPCStreamHeads,
-            receive: @escaping @Sendable (Response) async -> Void,
             perform: (
                 any GRPCCalls, CallOptions, @escaping @Sendable (StreamingClientResponse<Data>) async throws -> Void
             ) async throws -> Void
         ) async throws(StrataError) {
             let scope = scope(for: endpoint, head: head, options: options, streamed: streamed)
-            let parse = endpoint.parse
             do {
                 try await GRPCCallScope.$current.withValue(scope) {
                     try await perform(calls, options) { response in
                         let contents = try response.accepted.get()
                         heads.metadata = contents.metadata
-                        for try await part in contents.bodyParts {
-                            switch part {
-                            case .message(let bytes): await receive(try Self.parse(bytes, parse: parse, head: head))
-                            case .trailingMetadata(let trailing): heads.trailingMetadata = trailing
-                            }
-                        }
+                        try await handoff.lend(contents.bodyParts)
                     }
                 }
             } catch {
@@ -445,19 +441,22 @@
         }
     }
 
-    /// The parsed messages of a server-streaming call (``GRPCNetworker/stream(_:)``), in
-    /// order, read at the iteration's pace; a failure ends the iteration with a
-    /// ``Strata/StrataError``. Iterate it once.
+    /// The parsed messages of a server-streaming or bidirectional call
+    /// (``GRPCNetworker/stream(_:)``, ``GRPCNetworker/stream(_:messages:)``), in order, each
+    /// taken from the transport and parsed when the iteration asks for it; a failure ends
+    /// the iteration with a ``Strata/StrataError``. Iterate it once.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     public struct GRPCResponseStream<Element: Sendable>: AsyncSequence, Sendable {
         /// Every failure is a ``Strata/StrataError``.
         public typealias Failure = StrataError
 
-        private let channel: AsyncThrowingChannel<Element, any Error>
+        private let handoff: GRPCPartsHandoff
+        private let parse: @Sendable (Data) throws -> Element
         private let call: GRPCStreamCall
 
-        init(_ channel: AsyncThrowingChannel<Element, any Error>, call: GRPCStreamCall) {
-            self.channel = channel
+        init(_ handoff: GRPCPartsHandoff, parse: @escaping @Sendable (Data) throws -> Element, call: GRPCStreamCall) {
+            self.handoff = handoff
+            self.parse = parse
             self.call = call
         }
 
@@ -471,37 +470,85 @@
 
         /// Iterates the messages.
         public func makeAsyncIterator() -> AsyncIterator {
-            AsyncIterator(base: channel.makeAsyncIterator(), call: call)
+            AsyncIterator(stream: self)
         }
 
         /// Reads the messages one at a time.
         public struct AsyncIterator: AsyncIteratorProtocol {
-            var base: AsyncThrowingChannel<Element, any Error>.Iterator
-            let call: GRPCStreamCall
+            private let stream: GRPCResponseStream
+            /// The response's parts, once the call lent them.
+            private var parts: GRPCPartsHandoff.Parts.AsyncIterator?
+            private var borrowed = false
+            private var ended = false
+
+            init(stream: GRPCResponseStream) {
+                self.stream = stream
+            }
 
             /// The next message, or `nil` after the last one.
             /// - Throws: ``Strata/StrataError`` when the call failed or the iterating task was
             ///   cancelled (`StrataError.Kind.cancelled`).
             public mutating func next() async throws(StrataError) -> Element? {
-                let call = self.call
+                guard !ended else { return nil }
+                let call = stream.call
                 do {
-                    let element = try await withTaskCancellationHandler {
-                        try await base.next()
+                    return try await withTaskCancellationHandler {
+                        try await nextMessage()
                     } onCancel: {
                         call.cancel()
                     }
-                    if element == nil, Task.isCancelled { throw CancellationError() }
-                    return element
                 } catch {
+                    ended = true
                     throw (error as? StrataError)
                         ?? GRPCErrors.strataError(error, request: call.head, phase: .readingBody)
                 }
             }
+
+            /// Reads parts up to the next message and parses it, or ends the reading.
+            private mutating func nextMessage() async throws -> Element? {
+                if !borrowed {
+                    borrowed = true
+                    parts = await stream.handoff.borrow()?.makeAsyncIterator()
+                }
+                while parts != nil {
+                    let part: GRPCPartsHandoff.Parts.Element?
+                    do {
+                        part = try await parts!.next()
+                    } catch {
+                        return try await finish(error)
+                    }
+                    switch part {
+                    case .message(let bytes):
+                        do {
+                            return try GRPCNetworker.parse(bytes, parse: stream.parse, head: stream.call.head)
+                        } catch {
+                            return try await finish(error)
+                        }
+                    case .trailingMetadata(let trailing):
+                        stream.call.heads.trailingMetadata = trailing
+                    case nil:
+                        return try await finish(nil)
+                    }
+                }
+                return try await finish(nil)
+            }
+
+            /// Gives the parts back (read to their end, or to `failure`) and ends the
+            /// iteration as the call ended.
+            private mutating func finish(_ failure: (any Error)?) async throws -> Element? {
+                ended = true
+                parts = nil
+                stream.handoff.giveBack(failure)
+                if let error = await stream.handoff.result() { throw error }
+                if let failure { throw failure }
+                if Task.isCancelled { throw CancellationError() }
+                return nil
+            }
         }
     }
 
-    /// The task running a server-streaming call: cancelled when its stream is cancelled or
-    /// goes away, so no call outlives its reader.
+    /// The task running a streamed call: cancelled when its stream is cancelled or goes
+    /// away, so no call outlives its reader.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     final class GRPCStreamCall: Sendable {
         private let task: Task<Void, Never>

@@ -23,17 +23,18 @@
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     public struct GRPCRequestMessages: Sendable {
         /// Writes the messages' bytes, in order, through `write`; returns after the last.
-        let produce: @Sendable (_ write: @escaping @Sendable (Data) async throws -> Void) async throws -> Void
+        let produce: @Sendable (_ write: @escaping @Sendable ([UInt8]) async throws -> Void) async throws -> Void
 
         private init(
-            produce: @escaping @Sendable (_ write: @escaping @Sendable (Data) async throws -> Void) async throws -> Void
+            produce:
+                @escaping @Sendable (_ write: @escaping @Sendable ([UInt8]) async throws -> Void) async throws -> Void
         ) {
             self.produce = produce
         }
 
         /// Messages a closure writes, each an encoded `Model`, through a writer of its own.
         private init<Model>(
-            encode: @escaping @Sendable (Model) throws -> Data,
+            encode: @escaping @Sendable (Model) throws -> [UInt8],
             _ body: @escaping @Sendable (GRPCMessageWriter<Model>) async throws -> Void
         ) {
             self.init { write in try await body(GRPCMessageWriter(encode: encode, write: write)) }
@@ -83,11 +84,13 @@
     /// transport takes it (a server that stops reading holds the writer back).
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     public struct GRPCMessageWriter<Model>: Sendable {
-        let encode: @Sendable (Model) throws -> Data
-        let send: @Sendable (Data) async throws -> Void
+        let encode: @Sendable (Model) throws -> [UInt8]
+        let send: @Sendable ([UInt8]) async throws -> Void
 
-        init(encode: @escaping @Sendable (Model) throws -> Data, write: @escaping @Sendable (Data) async throws -> Void)
-        {
+        init(
+            encode: @escaping @Sendable (Model) throws -> [UInt8],
+            write: @escaping @Sendable ([UInt8]) async throws -> Void
+        ) {
             self.encode = encode
             self.send = write
         }
@@ -97,7 +100,7 @@
         ///   then ends with `StrataError.Kind.encoding`); the call's error when it
         ///   ended before the message was taken.
         public func write(_ model: Model) async throws {
-            let bytes: Data
+            let bytes: [UInt8]
             do {
                 bytes = try encode(model)
             } catch {
@@ -122,15 +125,15 @@
     /// The encode steps behind ``GRPCRequestMessages``' constructors, as plain generic
     /// functions so that the `@Sendable` closures capture no metatypes.
     enum ProtobufEncoding {
-        static func message<M: SwiftProtobuf.Message>(_ message: M) throws -> Data {
+        static func message<M: SwiftProtobuf.Message>(_ message: M) throws -> [UInt8] {
             try ProtobufBytes.bytes(of: message)
         }
 
-        static func raw<M: ProtobufRawEncodable>(_ model: M) throws -> Data {
+        static func raw<M: ProtobufRawEncodable>(_ model: M) throws -> [UInt8] {
             try ProtobufBytes.bytes(of: try model.toMessage())
         }
 
-        static func model<M: DTOEncodable>(_ model: M) throws -> Data where M.DTO: ProtobufRawEncodable {
+        static func model<M: DTOEncodable>(_ model: M) throws -> [UInt8] where M.DTO: ProtobufRawEncodable {
             try ProtobufBytes.bytes(of: try model.toDTO().toMessage())
         }
     }

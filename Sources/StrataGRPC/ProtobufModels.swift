@@ -89,8 +89,10 @@
             }
         }
 
-        /// Message → bytes.
-        static func bytes<M: SwiftProtobuf.Message>(of message: M) throws -> Data {
+        /// Message → bytes (`Data`, or `[UInt8]` for grpc-swift's serializers).
+        static func bytes<M: SwiftProtobuf.Message, Bytes: SwiftProtobufContiguousBytes>(of message: M) throws
+            -> Bytes
+        {
             do {
                 return try message.serializedBytes()
             } catch {

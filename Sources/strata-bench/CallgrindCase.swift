@@ -82,6 +82,17 @@ enum CallgrindCase: String, CaseIterable {
     /// The same `getUser` over `NetworkerTransport` and a `Networker` over Strata's
     /// `AsyncHTTPClientTransport`, the `openapi` pair's subject.
     case openapiStrata = "openapi-strata-user"
+    /// The `grpc` pair's client stream (`UploadPhotos`, 100 messages) by the generated
+    /// client, against the demo gRPC server in this process (its instructions counted, as
+    /// in the subject's case).
+    case grpcRawUpload = "grpc-raw-upload"
+    /// The same upload of 100 `PhotoUpload` app models through `GRPCNetworker`.
+    case grpcStrataUpload = "grpc-strata-upload"
+    /// The `grpc` pair's bidirectional call (`Chat`, 100 lines out, 200 in) by the
+    /// generated client.
+    case grpcRawChat = "grpc-raw-chat"
+    /// The same chat through `GRPCNetworker`, from and into `ChatLine`.
+    case grpcStrataChat = "grpc-strata-chat"
 
     /// Runs the case called `name` `iterations` times; returns the exit status.
     static func run(_ name: String, iterations: Int) async -> Int32 {
@@ -226,6 +237,20 @@ enum CallgrindCase: String, CaseIterable {
                 guard try Payloads.decodePhotoEntries(body).count == Payloads.photoCount else {
                     throw BenchError(description: "wrong photo count")
                 }
+            }
+        case .grpcRawUpload, .grpcStrataUpload, .grpcRawChat, .grpcStrataChat:
+            guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else {
+                throw BenchError(description: "gRPC needs macOS 15")
+            }
+            try await GRPCRequestSets.with { sets in
+                let request =
+                    switch self {
+                    case .grpcRawUpload: sets.raw.upload
+                    case .grpcStrataUpload: sets.strata.upload
+                    case .grpcRawChat: sets.raw.chat
+                    default: sets.strata.chat
+                    }
+                for _ in 0..<iterations { try await request() }
             }
         case .cacheMemoryHit, .cacheSQLiteHit:
             let file = FileManager.default.temporaryDirectory

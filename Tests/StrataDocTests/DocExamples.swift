@@ -9,8 +9,8 @@
 // Skipped by a `doc-examples: skip` marker:
 // - README.md#adding-strata (line 50): Package.swift lines: PackageDescription cannot be imported by a test
 // - README.md#adding-strata-2 (line 66): Package.swift lines: PackageDescription cannot be imported by a test
-// - Sources/Strata/Documentation.docc/GRPC.md#overview (line 65): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
-// - Sources/Strata/Documentation.docc/GRPC.md#overview-2 (line 104): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
+// - Sources/Strata/Documentation.docc/GRPC.md#overview (line 66): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
+// - Sources/Strata/Documentation.docc/GRPC.md#overview-2 (line 105): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
 // - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package (line 15): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package-2 (line 33): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/StrataGRPC/Documentation.docc/StrataGRPC.md#overview (line 22): Package.swift lines: PackageDescription cannot be imported by a test
