@@ -342,6 +342,36 @@ struct GRPCStreamingRequestTests {
         }
     }
 
+    /// A chat whose writer never stops, left after three answers: the call is reset (the
+    /// server's handler fails) and the writer stops.
+    @Test func leavingABidirectionalStreamUnfinishedEndsTheCallAndTheWriter() async throws {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+        try await withStreams { networker, service in
+            let written = Locked(0)
+            let endless = GRPCRequestMessages(writing: Ask.self) { writer in
+                var id: Int64 = 0
+                while true {  // one a millisecond: a writer at full speed would fill the HTTP/2 windows
+                    id += 1
+                    try await writer.write(Ask.with { $0.id = id })
+                    written.withLock { $0 += 1 }
+                    try await Task.sleep(for: .milliseconds(1))
+                }
+            }
+            var names: [String] = []
+            for try await echo in networker.stream(endpoint(StreamService.chat), messages: endless) {
+                names.append(echo.name)
+                if names.count == 3 { break }
+            }
+            #expect(names == ["echo 1", "echo 2", "echo 3"])
+            try await waitUntil { service.calls.value(for: "chat-broken") == 1 }
+            #expect(service.calls.value(for: "chat-broken") == 1)
+            // The writer stopped: its count no longer moves.
+            let stopped = written.withLock { $0 }
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(written.withLock { $0 } == stopped)
+        }
+    }
+
     @Test func theLogSaysHowManyMessagesWentEachWay() async throws {
         guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
         let log = EventLog()

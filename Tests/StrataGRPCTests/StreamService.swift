@@ -22,7 +22,8 @@ import StrataGRPCDemo
 ///   nothing and waits until the call is cancelled (counted under `chat-cancelled`); with
 ///   `auth` it answers only when the `authorization` metadata is `Bearer fresh`
 ///   (`unauthenticated` before any answer otherwise); with `big:SIZE` each answer's `name`
-///   is `SIZE` bytes of `x` instead.
+///   is `SIZE` bytes of `x` instead. A chat grpc-swift says is cancelled (the client
+///   reset the stream) is counted under `chat-broken`.
 ///
 /// ``received`` holds, per call, the ids each call read, in order.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
@@ -103,18 +104,23 @@ struct StreamService: RegistrableRPCService {
                 }
                 let failAfter = fault.argument("fail-after").flatMap(Int.init)
                 let big = fault.argument("big").flatMap(Int.init).map { String(repeating: "x", count: $0) }
-                var answered = 0
-                for try await bytes in request.messages {
-                    if let failAfter, answered == failAfter {
-                        throw RPCError(code: .unavailable, message: "gone after \(answered)")
+                let answered = try await withRPCCancellationHandler {
+                    var answered = 0
+                    for try await bytes in request.messages {
+                        if let failAfter, answered == failAfter {
+                            throw RPCError(code: .unavailable, message: "gone after \(answered)")
+                        }
+                        let id = try Strata_Demo_V1_GetUserRequest(serializedBytes: bytes).id
+                        let echo = Strata_Demo_V1_UserMessage.with {
+                            $0.name = big ?? "echo \(id)"
+                            $0.age = id
+                        }
+                        try await writer.write(try echo.serializedBytes())
+                        answered += 1
                     }
-                    let id = try Strata_Demo_V1_GetUserRequest(serializedBytes: bytes).id
-                    let echo = Strata_Demo_V1_UserMessage.with {
-                        $0.name = big ?? "echo \(id)"
-                        $0.age = id
-                    }
-                    try await writer.write(try echo.serializedBytes())
-                    answered += 1
+                    return answered
+                } onCancelRPC: {
+                    calls.increment("chat-broken")
                 }
                 return ["x-chat-answered": "\(answered)"]
             }
