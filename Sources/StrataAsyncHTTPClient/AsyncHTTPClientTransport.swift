@@ -169,7 +169,7 @@ public struct AsyncHTTPClientTransport: Transport {
         deadline: ContinuousClock.Instant?
     ) async throws -> (HTTPResponse, MessageBody?) {
         try Task.checkCancellation()
-        if let deadline, deadline <= .now { throw TransportError(.timedOut) }
+        if Deadline.hasPassed(deadline) { throw TransportError(.timedOut) }
         var sends = 1
         let response: HTTPClientResponse
         while true {

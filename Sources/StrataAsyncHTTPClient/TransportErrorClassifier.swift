@@ -19,10 +19,10 @@ enum TransportErrorClassifier {
     /// - ``TransportError`` and ``MessageBodyError`` (from the request body) pass unchanged.
     /// - Everything else becomes a ``TransportError`` of the kind ``kind(of:)`` finds.
     static func classify(_ error: any Error, deadline: ContinuousClock.Instant?) -> any Error {
-        if Task.isCancelled || error is CancellationError { return CancellationError() }
+        if Task.isCancelled || StrataError.isCancellation(error) { return CancellationError() }
         if error is TransportError || error is MessageBodyError { return error }
         if let clientError = error as? HTTPClientError, clientError == .cancelled {
-            if let deadline, deadline <= .now { return TransportError(.timedOut, underlying: error) }
+            if Deadline.hasPassed(deadline) { return TransportError(.timedOut, underlying: error) }
             return CancellationError()
         }
         if let tlsError = TransportError(readingTLSError: error) { return tlsError }

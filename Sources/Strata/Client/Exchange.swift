@@ -80,7 +80,7 @@ struct Exchange: Sendable {
                 return StrataError(.bodyTooLarge, underlying: cause, request: request, response: response)
             case let error as TransportError where error.kind == .bodyTooLarge:
                 return StrataError(.bodyTooLarge, underlying: cause, request: request, response: response)
-            case let error as TransportError where error.kind == .timedOut || !Task.isCancelled:
+            case let error as TransportError where StrataError.isTimeout(error) || !Task.isCancelled:
                 return transport(error)
             default:
                 if Task.isCancelled { return StrataError(.cancelled, request: request, response: response) }
@@ -132,7 +132,7 @@ struct Exchange: Sendable {
         timerFired: Bool,
         deadline: ContinuousClock.Instant?
     ) -> StrataError {
-        let timedOut = timerFired || deadline.map { $0 <= .now } ?? false
+        let timedOut = timerFired || Deadline.hasPassed(deadline)
         return state.withLock { $0.classify(cause, request: request, timedOut: timedOut) }
     }
 
@@ -200,14 +200,8 @@ extension Exchange {
             return (.failure(error), false)
         }
         update { $0.headArrived(head) }
-        guard let responseBody, responseBody.bufferedData == nil else {
-            do {
-                return (.success((head, try await responseBody?.collect(upTo: limit) ?? Data())), false)
-            } catch {
-                return (.failure(error), false)
-            }
-        }
-        let read = await Deadline.run(until: context.deadline) { try await responseBody.collect(upTo: limit) }
+        guard let responseBody else { return (.success((head, Data())), false) }
+        let read = await responseBody.read(until: context.deadline, BodyCollector(limit: limit))
         return (read.result.map { (head, $0) }, read.timedOut)
     }
 

@@ -81,6 +81,10 @@ public struct Networker: Sendable {
     /// Work the client's calls left for after them (``MiddlewareContext/afterCall(id:_:)``),
     /// shared by the copies of this client.
     public let background: BackgroundWork
+    /// The steps every call passes through, outermost first: the configuration's
+    /// ``Configuration/defaultMiddleware`` the client does not replace with its own, then
+    /// ``middleware``.
+    public let steps: [any Middleware]
     let chain: MiddlewareNext
     /// Whether calls run up to the response head in the caller's task: the transport
     /// enforces the deadline and every step bounds its own waits
@@ -98,8 +102,19 @@ public struct Networker: Sendable {
         let own = Set(middleware.map { ObjectIdentifier(type(of: $0)) })
         let steps =
             configuration.defaultMiddleware.filter { !own.contains(ObjectIdentifier(type(of: $0))) } + middleware
+        self.steps = steps
         self.chain = Pipeline.chain(steps, transport: transport)
         self.runsInline = transport.enforcesDeadline && steps.allSatisfy(\.boundsItsWaits)
+    }
+
+    /// The first of the client's ``steps`` that is a `Step`, or `nil` when it has none: how
+    /// a feature asks whether the client has another (an event stream spends the retry
+    /// step's budget; `cacheThenRemote` needs a cache).
+    public func installedStep<Step: Middleware>(_ type: Step.Type) -> Step? {
+        for step in steps {
+            if let step = step as? Step { return step }
+        }
+        return nil
     }
 
     /// Loads `endpoint` and returns its parsed response.

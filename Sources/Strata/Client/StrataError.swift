@@ -192,7 +192,23 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
     public var isCancelled: Bool { kind == .cancelled }
 
     /// `true` when the deadline passed (the client's or the transport's).
-    public var isTimeout: Bool { transportError?.kind == .timedOut }
+    public var isTimeout: Bool { Self.isTimeout(self) }
+
+    /// Whether `error` says a call was cancelled: a `CancellationError` (what a step or a
+    /// transport throws) or a ``StrataError`` of kind ``Kind/cancelled`` (what a call
+    /// reports). Whether the *current task* is cancelled is another question
+    /// (`Task.isCancelled`), which a step asks besides when it matters.
+    public static func isCancellation(_ error: any Error) -> Bool {
+        error is CancellationError || (error as? StrataError)?.kind == .cancelled
+    }
+
+    /// Whether `error` says a call ran out of time: a ``TransportError`` of kind
+    /// ``TransportError/Kind/timedOut``, as a transport or step throws it or inside a
+    /// ``StrataError``. Whether a deadline has passed is
+    /// ``MiddlewareContext/deadlineHasPassed``.
+    public static func isTimeout(_ error: any Error) -> Bool {
+        ((error as? TransportError) ?? (error as? StrataError)?.transportError)?.kind == .timedOut
+    }
 
     /// Decodes the response body into the app's own error type, for example the JSON
     /// a server sends with a `422`.

@@ -211,6 +211,12 @@ private struct Outcome<Value: Sendable>: Sendable {
 /// Runs work within a deadline: the helper every deadline in Strata goes through.
 /// ``sleep(for:)`` is `package`, so the in-process servers wait the same way.
 package enum Deadline {
+    /// Whether `deadline` has passed (`false` without one): the one test of it, so that a
+    /// call ending at its deadline is a timeout wherever that is asked.
+    package static func hasPassed(_ deadline: ContinuousClock.Instant?) -> Bool {
+        deadline.map { $0 <= .now } ?? false
+    }
+
     /// Runs `operation` under an ``ExchangeTimer`` for `deadline`, released when it
     /// ends; without a deadline, runs it directly.
     /// - Returns: the operation's result, and whether the deadline passed while it ran.

@@ -29,9 +29,72 @@ extension MessageBody {
         _ = await prefix(Self.discardLimit)
     }
 
-    /// ``discard()``, given up at `deadline`: a step that drops a body bounds the read
-    /// itself (see ``DeadlineBounded``).
-    func discard(until deadline: ContinuousClock.Instant?) async {
-        _ = await Deadline.run(until: deadline) { await self.discard() }
+    /// Reads (at most 64 KiB, errors ignored) and drops a response body that gets no
+    /// further use, such as a redirect's or a retried response's, giving up at `deadline`
+    /// (the call's, ``MiddlewareContext/deadline``): a step that drops a body bounds the
+    /// read itself, so a small body leaves its connection ready for the next request and a
+    /// stalled one cannot hold the call past its deadline.
+    public func discard(until deadline: ContinuousClock.Instant?) async {
+        _ = await read(until: deadline) { await $0.discard() }
+    }
+
+    /// Runs `read` on the body, given up at `deadline`: the one way a step reads a body
+    /// under the call's deadline. A body in memory is read at once (it cannot wait); a
+    /// streamed one under a timer released when the read ends, which cancels the read when
+    /// the deadline passes first.
+    /// - Returns: what `read` returned or threw, and whether the deadline passed first
+    ///   (the step decides what that means: a timeout, or a body left unread).
+    public func read<Value: Sendable>(
+        until deadline: ContinuousClock.Instant?,
+        _ read: @escaping @Sendable (MessageBody) async throws -> Value
+    ) async -> (result: Result<Value, any Error>, timedOut: Bool) {
+        await self.read(until: deadline, BodyReadingClosure(reading: read))
+    }
+
+    /// ``read(until:_:)`` with a reader that is a value, which a body in memory runs
+    /// without allocating (the call's own collection of its body, on every call).
+    package func read<Reader: BodyReading>(until deadline: ContinuousClock.Instant?, _ reader: Reader) async -> (
+        result: Result<Reader.Value, any Error>, timedOut: Bool
+    ) {
+        guard bufferedData == nil else {
+            do {
+                return (.success(try await reader.read(self)), false)
+            } catch {
+                return (.failure(error), false)
+            }
+        }
+        let body = self
+        return await Deadline.run(until: deadline) { try await reader.read(body) }
+    }
+}
+
+/// Reads a body into a value: what ``MessageBody/read(until:_:)`` runs.
+package protocol BodyReading: Sendable {
+    /// What the body is read into.
+    associatedtype Value: Sendable
+    /// Reads `body`.
+    func read(_ body: MessageBody) async throws -> Value
+}
+
+/// The body collected whole, at most `limit` bytes (``MessageBody/collect(upTo:)``).
+package struct BodyCollector: BodyReading {
+    /// The most bytes collected.
+    package let limit: Int
+
+    package init(limit: Int) {
+        self.limit = limit
+    }
+
+    package func read(_ body: MessageBody) async throws -> Data {
+        try await body.collect(upTo: limit)
+    }
+}
+
+/// A reader that is a closure.
+private struct BodyReadingClosure<Value: Sendable>: BodyReading {
+    let reading: @Sendable (MessageBody) async throws -> Value
+
+    func read(_ body: MessageBody) async throws -> Value {
+        try await reading(body)
     }
 }

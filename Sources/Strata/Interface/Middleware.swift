@@ -64,8 +64,9 @@ public protocol Middleware: Sendable {
     /// ``Transport/enforcesDeadline``, runs a call up to the response head in the caller's
     /// task, with no task of its own; otherwise it runs the call in a task it abandons at
     /// the deadline, so that a step that waits too long cannot hold the caller. Say `true`
-    /// only when it holds for every path of ``intercept(_:body:context:next:)`` (bound a
-    /// body read with `MessageBody.discard(until:)` or a read under the deadline).
+    /// only when it holds for every path of ``intercept(_:body:context:next:)``: read or
+    /// drop a body with ``MessageBody/read(until:_:)`` or ``MessageBody/discard(until:)``
+    /// at the context's deadline.
     var boundsItsWaits: Bool { get }
 }
 

@@ -15,6 +15,9 @@ public struct MiddlewareContext: Sendable {
     public var attempt: Int
     /// When the whole call must be over, or `nil` for no limit.
     public var deadline: ContinuousClock.Instant?
+    /// Whether ``deadline`` has passed: a step that ends its own wait early (a failure it
+    /// caught, a cancellation) asks it to tell the call's timeout from other endings.
+    public var deadlineHasPassed: Bool { Deadline.hasPassed(deadline) }
     /// How long one attempt may wait for the response head, or `nil` for no limit
     /// besides ``deadline``.
     public var attemptTimeout: Duration?

@@ -47,15 +47,24 @@ import Testing
         let store = MemoryCacheStore()
         let networker: Networker
 
+        /// `asDefault`: the cache is one of the client's configuration's default steps
+        /// rather than its own.
         init(
             configuration: CacheMiddleware.Configuration = .init(),
+            asDefault: Bool = false,
             _ respond: @escaping @Sendable (HTTPRequest, Int) throws -> Origin.Reply
         ) {
             let origin = Origin(respond)
             let clock = self.clock
             self.origin = origin
             let cache = CacheMiddleware(store: store, configuration: configuration, now: { clock.now })
-            networker = Networker(transport: origin.transport, middleware: [cache])
+            if asDefault {
+                var client = Networker.Configuration()
+                client.defaultMiddleware.append(cache)
+                networker = Networker(transport: origin.transport, configuration: client)
+            } else {
+                networker = Networker(transport: origin.transport, middleware: [cache])
+            }
         }
     }
 
@@ -293,6 +302,20 @@ import Testing
         for try await response in setup.networker.cacheThenRemote(Self.items) { fourth.append(response.value) }
         #expect(fourth == ["v2"])  // fetched again (no validator) but the same bytes
         #expect(setup.origin.count == 3)
+    }
+
+    /// The client's cache is found among its configuration's default steps too (it was
+    /// looked for among its own steps alone, and a default cache was never read first).
+    @Test func cacheThenRemoteFindsACacheAmongTheDefaultSteps() async throws {
+        let setup = Setup(asDefault: true) { _, number in (200, [.cacheControl: "max-age=10"], "v\(number)") }
+        #expect(setup.networker.installedStep(CacheMiddleware.self) != nil)
+        _ = try await Self.load(setup)
+        setup.clock.advance(20)
+        var values: [String] = []
+        for try await response in setup.networker.cacheThenRemote(Self.items) {
+            values.append("\(response.value) \(response.cache?.source.description ?? "")")
+        }
+        #expect(values == ["v1 cache", "v2 network"])
     }
 }
 

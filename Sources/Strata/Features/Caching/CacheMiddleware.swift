@@ -277,7 +277,7 @@ struct CachingExchange {
         let responseBody: MessageBody?
         do {
             (response, responseBody) = try await next(conditional, body, context)
-        } catch  where !Self.isCancellation(error) && fallback(error) {
+        } catch  where !StrataError.isCancellation(error) && !Task.isCancelled && fallback(error) {
             context.logger.debug("cache fallback", metadata: ["strata.cache.after": "\(error)"])
             return serve(stored, as: .cache)
         }
@@ -348,8 +348,8 @@ struct CachingExchange {
         upTo limit: Int,
         until deadline: ContinuousClock.Instant?
     ) async throws -> Buffered {
-        guard let body, body.bufferedData == nil else { return try await buffer(body, upTo: limit) }
-        let read = await Deadline.run(until: deadline) { try await buffer(body, upTo: limit) }
+        guard let body else { return .complete(Data()) }
+        let read = await body.read(until: deadline) { try await buffer($0, upTo: limit) }
         if read.timedOut { throw TransportError(.timedOut) }
         return try read.result.get()
     }
@@ -369,9 +369,6 @@ struct CachingExchange {
         return .complete(data)
     }
 
-    private static func isCancellation(_ error: any Error) -> Bool {
-        error is CancellationError || (error as? StrataError)?.kind == .cancelled || Task.isCancelled
-    }
 }
 
 extension CacheMiddleware {

@@ -63,7 +63,7 @@ public struct CacheThenRemote<Response>: AsyncSequence, Sendable {
         public mutating func next() async throws(StrataError) -> EndpointResponse<Response>? {
             if case .cached = step {
                 step = .remote(cachedBody: nil)
-                if networker.middleware.contains(where: { $0 is CacheMiddleware }),
+                if networker.installedStep(CacheMiddleware.self) != nil,
                     let cached = try? await networker.response(for: endpoint.cache(.cacheOnly))
                 {
                     step = .remote(cachedBody: Array(cached.body))

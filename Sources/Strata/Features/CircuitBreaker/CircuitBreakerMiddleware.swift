@@ -69,15 +69,14 @@ public struct CircuitBreakerMiddleware: Middleware {
     /// What an error out of `next` says about the host.
     private func outcome(of error: any Error, deadline: ContinuousClock.Instant?) -> CircuitOutcome {
         let strataError = error as? StrataError
-        if let transportError = (error as? TransportError) ?? strataError?.transportError {
-            return transportError.kind == .timedOut || CircuitOutcome.deadlinePassed(deadline) || !Task.isCancelled
+        if error is TransportError || strataError?.transportError != nil {
+            return StrataError.isTimeout(error) || Deadline.hasPassed(deadline) || !Task.isCancelled
                 ? .failure : .ignored
         }
         if let status = strataError?.status {
             return policy.failureStatuses.contains(status.code) ? .failure : .success
         }
-        let cancelled = error is CancellationError || strataError?.isCancelled == true
-        return cancelled ? .cancellation(deadline: deadline) : .ignored
+        return StrataError.isCancellation(error) ? .cancellation(deadline: deadline) : .ignored
     }
 }
 

@@ -245,12 +245,7 @@ package enum CircuitOutcome: Sendable {
     /// A cancelled call: no verdict, unless the call's `deadline` had passed — then it is
     /// the timeout that cut the call off.
     package static func cancellation(deadline: ContinuousClock.Instant?) -> CircuitOutcome {
-        deadlinePassed(deadline) ? .failure : .ignored
-    }
-
-    /// Whether `deadline` has passed.
-    static func deadlinePassed(_ deadline: ContinuousClock.Instant?) -> Bool {
-        deadline.map { ContinuousClock.now >= $0 } ?? false
+        Deadline.hasPassed(deadline) ? .failure : .ignored
     }
 }
 

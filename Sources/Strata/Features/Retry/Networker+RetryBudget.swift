@@ -2,12 +2,7 @@ import HTTPTypes
 
 extension Networker {
     /// The client's ``RetryMiddleware``, among its own steps or its configuration's.
-    var retryStep: RetryMiddleware? {
-        for step in middleware + configuration.defaultMiddleware {
-            if let retry = step as? RetryMiddleware { return retry }
-        }
-        return nil
-    }
+    var retryStep: RetryMiddleware? { installedStep(RetryMiddleware.self) }
 
     /// The retry budget of the client's ``RetryMiddleware``, when it has one: what other
     /// features that retry on their own (an event stream's reconnections) spend too.

@@ -131,6 +131,6 @@ extension Result where Failure == any Error {
     /// Whether this is a cancellation, as thrown or as Strata reports it.
     fileprivate var isCancellation: Bool {
         guard case .failure(let error) = self else { return false }
-        return error is CancellationError || (error as? StrataError)?.kind == .cancelled
+        return StrataError.isCancellation(error)
     }
 }

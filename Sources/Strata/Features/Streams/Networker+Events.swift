@@ -187,7 +187,9 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
             do {
                 chunk = try await body?.next()
             } catch {
-                if Task.isCancelled || error is CancellationError { throw StrataError(.cancelled, response: head) }
+                if Task.isCancelled || StrataError.isCancellation(error) {
+                    throw StrataError(.cancelled, response: head)
+                }
                 endConnection()  // dropped, or silent past the idle timeout: reconnect
                 return
             }

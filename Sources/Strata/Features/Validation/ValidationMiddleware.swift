@@ -35,7 +35,7 @@ public struct ValidationMiddleware: Middleware {
         var body: Data?
         if let responseBody {
             let limit = errorBodyLimit + 1
-            body = try? await Deadline.run(until: context.deadline) { await responseBody.prefix(limit) }.result.get()
+            body = try? await responseBody.read(until: context.deadline) { await $0.prefix(limit) }.result.get()
         }
         throw StrataError(failure, request: request, response: response, body: body, bodyLimit: errorBodyLimit)
     }
