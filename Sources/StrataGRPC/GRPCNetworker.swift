@@ -478,7 +478,6 @@
             private let stream: GRPCResponseStream
             /// The response's parts, once the call lent them.
             private var parts: GRPCPartsHandoff.Parts.AsyncIterator?
-            private var borrowed = false
             private var ended = false
 
             init(stream: GRPCResponseStream) {
@@ -506,10 +505,9 @@
 
             /// Reads parts up to the next message and parses it, or ends the reading.
             private mutating func nextMessage() async throws -> Element? {
-                if !borrowed {
-                    borrowed = true
-                    parts = await stream.handoff.borrow()?.makeAsyncIterator()
-                }
+                // Borrowed on the first read (a call that ended without a response lends none,
+                // and the reading ends at once).
+                if parts == nil { parts = await stream.handoff.borrow()?.makeAsyncIterator() }
                 while parts != nil {
                     let part: GRPCPartsHandoff.Parts.Element?
                     do {

@@ -121,6 +121,9 @@ struct GRPCRequestSets: Sendable {
         }
     }
 
+    /// The `upload` and `chat` workloads of one side.
+    typealias StreamRequests = (upload: @Sendable () async throws -> Void, chat: @Sendable () async throws -> Void)
+
     /// The uploads of the `upload` workload: 100 new photos for user 3.
     static let uploads = (1...100).map {
         PhotoUpload(userID: 3, photo: Photo(id: "bench-\($0)", image: "https://img.example/bench/\($0).jpg"))
@@ -131,7 +134,7 @@ struct GRPCRequestSets: Sendable {
     /// The generated client's `uploadPhotos` and `chat`, writing the generated messages.
     private static func rawStreams(
         _ client: Strata_Demo_V1_UserService.Client<HTTP2ClientTransport.Posix>
-    ) throws -> (upload: @Sendable () async throws -> Void, chat: @Sendable () async throws -> Void) {
+    ) throws -> StreamRequests {
         let options = {
             var options = CallOptions.defaults
             options.timeout = .seconds(60)
@@ -162,7 +165,7 @@ struct GRPCRequestSets: Sendable {
     /// `GRPCNetworker`'s client stream and bidirectional call, from and into app models.
     private static func strataStreams(
         _ networker: GRPCNetworker
-    ) -> (upload: @Sendable () async throws -> Void, chat: @Sendable () async throws -> Void) {
+    ) -> StreamRequests {
         let upload = GRPCEndpoint(
             RequestDescription(route: GRPCRoute(Strata_Demo_V1_UserService.Method.UploadPhotos.descriptor)),
             decoding: UploadReport.self)
@@ -213,7 +216,7 @@ struct GRPCRequestSets: Sendable {
 extension RequestSet {
     /// The set with `streams` as its `upload` and `chat` workloads.
     func streaming(
-        _ streams: (upload: @Sendable () async throws -> Void, chat: @Sendable () async throws -> Void)
+        _ streams: GRPCRequestSets.StreamRequests
     ) -> RequestSet {
         var set = self
         set.upload = streams.upload
