@@ -21,6 +21,9 @@ import struct StrataDemo.User
 // message, and reads the summary into `UploadReport`), and `Chat`, a bidirectional call
 // writing 100 lines while it reads the 200 answers (Strata from and into `ChatLine`).
 
+/// The `upload` and `chat` workloads of one side of the `grpc` group.
+typealias GRPCStreamRequests = (upload: @Sendable () async throws -> Void, chat: @Sendable () async throws -> Void)
+
 /// The request sets of the `grpc` group.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 struct GRPCRequestSets: Sendable {
@@ -121,9 +124,6 @@ struct GRPCRequestSets: Sendable {
         }
     }
 
-    /// The `upload` and `chat` workloads of one side.
-    typealias StreamRequests = (upload: @Sendable () async throws -> Void, chat: @Sendable () async throws -> Void)
-
     /// The uploads of the `upload` workload: 100 new photos for user 3.
     static let uploads = (1...100).map {
         PhotoUpload(userID: 3, photo: Photo(id: "bench-\($0)", image: "https://img.example/bench/\($0).jpg"))
@@ -134,7 +134,7 @@ struct GRPCRequestSets: Sendable {
     /// The generated client's `uploadPhotos` and `chat`, writing the generated messages.
     private static func rawStreams(
         _ client: Strata_Demo_V1_UserService.Client<HTTP2ClientTransport.Posix>
-    ) throws -> StreamRequests {
+    ) throws -> GRPCStreamRequests {
         let options = {
             var options = CallOptions.defaults
             options.timeout = .seconds(60)
@@ -165,7 +165,7 @@ struct GRPCRequestSets: Sendable {
     /// `GRPCNetworker`'s client stream and bidirectional call, from and into app models.
     private static func strataStreams(
         _ networker: GRPCNetworker
-    ) -> StreamRequests {
+    ) -> GRPCStreamRequests {
         let upload = GRPCEndpoint(
             RequestDescription(route: GRPCRoute(Strata_Demo_V1_UserService.Method.UploadPhotos.descriptor)),
             decoding: UploadReport.self)
@@ -216,7 +216,7 @@ struct GRPCRequestSets: Sendable {
 extension RequestSet {
     /// The set with `streams` as its `upload` and `chat` workloads.
     func streaming(
-        _ streams: GRPCRequestSets.StreamRequests
+        _ streams: GRPCStreamRequests
     ) -> RequestSet {
         var set = self
         set.upload = streams.upload
