@@ -118,7 +118,7 @@ CONTEXT: dict[str, Context] = {
         let request = RequestDescription(route: "https://api.example.com/users/42")
         """
     ),
-    "Sources/Strata/Client/StrataError.swift#1": Context(
+    "Sources/Strata/Interface/StrataError.swift#1": Context(
         declarations="""
         struct User: Decodable { let name: String }
         struct APIError: Decodable { let message: String }

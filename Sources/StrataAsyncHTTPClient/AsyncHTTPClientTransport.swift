@@ -183,7 +183,7 @@ public struct AsyncHTTPClientTransport: Transport {
                 sends += 1
             }
         }
-        ExchangeReport.current?.protocolVersion = response.version.otelName
+        AttemptReport.current?.protocolVersion = response.version.otelName
         return try ResponseConversion.convert(
             response, requestMethod: request.method, deadline: deadline, keepingAlive: owner)
     }

@@ -32,7 +32,7 @@
         /// ``GRPCNetworker/Configuration/attemptTimeout`` (see ``GRPCAttemptTimeoutTransport``).
         public var attemptTimeout: Duration?
         /// Values for the client's interceptors, under their keys: the call's
-        /// `MiddlewareContext.values`, as `Endpoint.options` are over HTTP.
+        /// `MiddlewareContext.options`, as `Endpoint.options` are over HTTP.
         public var options = CallValues()
         /// How a ``GRPCRetryInterceptor`` treats this call; `nil` follows its policy (a method
         /// not among its ``GRPCRetryInterceptor/idempotentMethods`` is not retried).

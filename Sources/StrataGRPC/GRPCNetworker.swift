@@ -413,7 +413,7 @@
             var context = MiddlewareContext(
                 deadline: options.timeout.map { ContinuousClock.now + $0 },
                 attemptTimeout: endpoint.attemptTimeout ?? configuration.attemptTimeout, logger: configuration.logger,
-                values: endpoint.options)
+                options: endpoint.options)
             if let rule = endpoint.retry { context.retry = rule }
             return GRPCCallScope(context: context, head: head, spansAttempts: true, streamed: streamed)
         }

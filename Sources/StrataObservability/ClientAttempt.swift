@@ -24,7 +24,7 @@
 
         init(_ start: AttemptStart, context: MiddlewareContext, redaction: URLRedaction) {
             let request = start.request
-            urlTemplate = start.redirect == nil ? context.values[URLTemplateKey.self] : nil
+            urlTemplate = start.redirect == nil ? context.options[URLTemplateKey.self] : nil
             let method = request.method.rawValue
             let isKnown = Self.knownMethods.contains(method)
             self.method = isKnown ? method : "_OTHER"

@@ -13,8 +13,8 @@
         /// otherwise. A step can act on it (a retry rule per operation) and a span can be
         /// named after it.
         public var openAPIOperationID: String? {
-            get { values[OpenAPIOperationIDKey.self] }
-            set { values[OpenAPIOperationIDKey.self] = newValue }
+            get { options[OpenAPIOperationIDKey.self] }
+            set { options[OpenAPIOperationIDKey.self] = newValue }
         }
     }
 

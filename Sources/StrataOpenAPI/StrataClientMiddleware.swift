@@ -65,12 +65,11 @@
             var logger = self.logger
             logger[metadataKey: operationIDMetadataKey] = "\(operationID)"
             let context = MiddlewareContext(
-                deadline: timeout.map { .now + $0 }, logger: logger, values: .openAPIOperation(operationID))
+                deadline: timeout.map { .now + $0 }, logger: logger, options: .openAPIOperation(operationID))
             let (response, responseBody) = try await middleware.intercept(
                 base.absolute(request), body: body.map(MessageBody.init), context: context
             ) { request, body, context in
-                var request = request
-                if context.withholdsCredentials { request.headerFields = request.headerFields.removingCredentials() }
+                let request = context.adjustedForTransport(request)
                 let (relative, baseURL) = try OpenAPIRequestTarget.split(request, preferring: base)
                 let (response, responseBody) = try await next(relative, body.map(HTTPBody.init), baseURL)
                 return (response, responseBody.map(MessageBody.init))

@@ -88,27 +88,20 @@ func example_Strata_Client_Networker_1() async throws {
     _ = user
 }
 
-// MARK: - Sources/Strata/Client/StrataError.swift
+// MARK: - Sources/Strata/Concurrency/DeadlineTimer.swift
 
-/// `Sources/Strata/Client/StrataError.swift`, example 1 (line 10).
-func example_Strata_Client_StrataError_1() async throws {
-    struct User: Decodable { let name: String }
-    struct APIError: Decodable { let message: String }
-    let networker = Networker(transport: MockTransport())
-    let endpoint = Endpoint(RequestDescription(route: "https://api.example.com/users/42"), decoding: User.self)
-    // doc-example: Sources/Strata/Client/StrataError.swift#1
-    do {
-        let user = try await networker.send(endpoint)
-        print(user)
-    } catch where error.kind == .unacceptableStatus {
-        let apiError = try error.decodeBody(as: APIError.self)  // the server's JSON error
-        print(apiError)
-    } catch where error.isTimeout {
-        print("timed out \(error.phase.map { "while \($0)" } ?? "")")
-    } catch {
-        print(error)  // one line: the stage, the request, the status, a body snippet
-    }
+/// `Sources/Strata/Concurrency/DeadlineTimer.swift`, example 1 (line 215).
+func example_Strata_Concurrency_DeadlineTimer_1() async throws {
+    // doc-example: Sources/Strata/Concurrency/DeadlineTimer.swift#1
+    // A step waiting for something of its own within the call's deadline:
+    let outcome = await Deadline.run(until: context.deadline) { try await tokens.next() }
+    if outcome.timedOut { throw TransportError(.timedOut) }
+    let token = try outcome.result.get()
+    // A backoff that leaves nothing behind when the task is cancelled:
+    try await Deadline.sleep(for: .milliseconds(200))
     // end doc-example
+    _ = outcome
+    _ = token
 }
 
 // MARK: - Sources/Strata/Encoding/Multipart/MultipartFormData.swift
@@ -484,6 +477,15 @@ func example_Strata_Features_Transfers_Networker_Upload_1() async throws {
     _ = receipt
 }
 
+// MARK: - Sources/Strata/Interface/AttemptReport.swift
+
+/// `Sources/Strata/Interface/AttemptReport.swift`, example 1 (line 9).
+func example_Strata_Interface_AttemptReport_1() async throws {
+    // doc-example: Sources/Strata/Interface/AttemptReport.swift#1
+    AttemptReport.current?.protocolVersion = "1.1"
+    // end doc-example
+}
+
 // MARK: - Sources/Strata/Interface/CallValues.swift
 
 // `Sources/Strata/Interface/CallValues.swift`, example 1 (line 9), at file scope (it declares an extension).
@@ -494,18 +496,9 @@ extension Endpoint {
     func tag(_ tag: String) -> Endpoint { option(TagKey.self, tag) }
 }
 extension MiddlewareContext {
-    var tag: String? { values[TagKey.self] }
+    var tag: String? { options[TagKey.self] }
 }
 // end doc-example
-
-// MARK: - Sources/Strata/Interface/ExchangeReport.swift
-
-/// `Sources/Strata/Interface/ExchangeReport.swift`, example 1 (line 9).
-func example_Strata_Interface_ExchangeReport_1() async throws {
-    // doc-example: Sources/Strata/Interface/ExchangeReport.swift#1
-    ExchangeReport.current?.protocolVersion = "1.1"
-    // end doc-example
-}
 
 // MARK: - Sources/Strata/Interface/Middleware.swift
 
@@ -519,6 +512,29 @@ enum DocExample_Strata_Interface_Middleware_1 {
             request.headerFields[HTTPField.Name("X-Request-ID")!] = UUID().uuidString
             return try await next(request, body, context)
         }
+    }
+    // end doc-example
+}
+
+// MARK: - Sources/Strata/Interface/StrataError.swift
+
+/// `Sources/Strata/Interface/StrataError.swift`, example 1 (line 10).
+func example_Strata_Interface_StrataError_1() async throws {
+    struct User: Decodable { let name: String }
+    struct APIError: Decodable { let message: String }
+    let networker = Networker(transport: MockTransport())
+    let endpoint = Endpoint(RequestDescription(route: "https://api.example.com/users/42"), decoding: User.self)
+    // doc-example: Sources/Strata/Interface/StrataError.swift#1
+    do {
+        let user = try await networker.send(endpoint)
+        print(user)
+    } catch where error.kind == .unacceptableStatus {
+        let apiError = try error.decodeBody(as: APIError.self)  // the server's JSON error
+        print(apiError)
+    } catch where error.isTimeout {
+        print("timed out \(error.phase.map { "while \($0)" } ?? "")")
+    } catch {
+        print(error)  // one line: the stage, the request, the status, a body snippet
     }
     // end doc-example
 }
@@ -1449,7 +1465,7 @@ struct PriorityMiddleware: Middleware {
     func intercept(_ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
                    next: MiddlewareNext) async throws -> (HTTPResponse, MessageBody?) {
         var request = request
-        if let priority = context.values[PriorityKey.self] {
+        if let priority = context.options[PriorityKey.self] {
             request.headerFields[HTTPField.Name("Priority")!] = "u=\(priority)"
         }
         context.record(.zero, for: QueueTimeKey.self)

@@ -55,9 +55,9 @@ struct TagStep: Middleware {
         _ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
         next: MiddlewareNext
     ) async throws -> (HTTPResponse, MessageBody?) {
-        guard let tag = context.values[TagKey.self] else { return try await next(request, body, context) }
+        guard let tag = context.options[TagKey.self] else { return try await next(request, body, context) }
         var context = context
-        context.values[StampKey.self] = "stamped-\(tag)"
+        context.options[StampKey.self] = "stamped-\(tag)"
         context.record(TagRecord(sent: tag, status: nil), for: TagRecordKey.self)
         let (response, responseBody) = try await next(request, body, context)
         context.updateRecord(TagRecordKey.self) { $0?.status = response.status.code }
@@ -74,7 +74,7 @@ struct StampHeaderStep: Middleware {
         next: MiddlewareNext
     ) async throws -> (HTTPResponse, MessageBody?) {
         var request = request
-        if let stamp = context.values[StampKey.self] { request.headerFields[HTTPField.Name("X-Tag")!] = stamp }
+        if let stamp = context.options[StampKey.self] { request.headerFields[HTTPField.Name("X-Tag")!] = stamp }
         return try await next(request, body, context)
     }
 }

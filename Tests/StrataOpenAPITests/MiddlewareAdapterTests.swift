@@ -81,7 +81,7 @@ struct WithholdingStep: Middleware {
         next: MiddlewareNext
     ) async throws -> (HTTPResponse, MessageBody?) {
         var context = context
-        context.withholdsCredentials = true
+        context.adjustBeforeTransport { $0.headerFields = $0.headerFields.removingCredentials() }
         return try await next(request, body, context)
     }
 }

@@ -9,7 +9,7 @@ extension Networker {
     /// (a generated OpenAPI client, a proxy).
     ///
     /// Besides the request, it is a call of this client like any other: every step sees
-    /// it, with `options` as its ``MiddlewareContext/values``; ``Configuration/timeout``
+    /// it, with `options` as its ``MiddlewareContext/options``; ``Configuration/timeout``
     /// bounds it, one timer covering the head and every read of the body (released when
     /// the body ends, fails or is dropped), or, with `idleTimeout`, the head only, each
     /// read of the body then having to deliver within `idleTimeout`;
@@ -42,14 +42,14 @@ extension Networker {
     ) async throws(StrataError) -> (HTTPResponse, MessageBody) {
         var context = makeContext(
             deadline: configuration.timeout.map { .now + $0 }, attemptTimeout: configuration.attemptTimeout,
-            attributes: attributes, values: options)
+            attributes: attributes, options: options)
         if !logMetadata.isEmpty {
             var logger = context.logger
             for (key, value) in logMetadata { logger[metadataKey: key] = value }
             context.logger = logger
         }
         do {
-            let response = try await context.exchange.streamed(
+            let response = try await context.call.streamed(
                 request, body: body, context: context, chain: chain, idleTimeout: idleTimeout)
             _ = end(context)
             return response

@@ -31,9 +31,9 @@ extension Networker {
     {
         let context = makeContext(for: endpoint, start: .now)
         do throws(StrataError) {
-            let encoded = try encode(endpoint.request, jsonEncoder: endpoint.jsonEncoder)
+            let encoded = try encode(endpoint.request, jsonEncoder: endpoint.jsonEncoder, for: context)
             let request = encoded.head
-            let (head, body) = try await context.exchange.streamed(
+            let (head, body) = try await context.call.streamed(
                 request, body: encoded.body, context: context, chain: chain, idleTimeout: idleTimeout)
             var statusOnly = endpoint.validation ?? configuration.validation
             statusOnly.acceptableContentTypes = nil

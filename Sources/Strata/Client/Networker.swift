@@ -151,7 +151,7 @@ public struct Networker: Sendable {
     /// after it goes to ``background``, the call observers are told, and what the steps
     /// recorded comes back.
     func end(_ context: MiddlewareContext) -> CallValues {
-        let records = close(context)
+        let records = close(context, failure: nil).records
         tellObservers(FinishedCall(records: records, error: nil))
         return records
     }
@@ -159,20 +159,27 @@ public struct Networker: Sendable {
     /// Ends the call `context` belongs to, which failed with `failure` (as ``end(_:)``
     /// does), and returns the error carrying what the call's steps recorded.
     func end(_ context: MiddlewareContext, failure: StrataError) -> StrataError {
-        let records = close(context)
-        let error = failure.withRecords(records)
+        let (records, ended) = close(context, failure: failure)
+        let error = (ended ?? failure).withRecords(records)
         tellObservers(FinishedCall(records: records, error: error))
         return error
     }
 
-    /// Ends the call's exchange, hands the work its steps left for after it to
-    /// ``background``, and returns what they recorded.
-    private func close(_ context: MiddlewareContext) -> CallValues {
-        let (records, followUps) = context.exchange.end()
-        for followUp in followUps {
+    /// Ends the call (it finished, or it failed with `failure`), hands the work its steps
+    /// left for after it to ``background``, and returns what they recorded, with the error
+    /// the call ended with (the first ending wins: see ``CallState``).
+    private func close(
+        _ context: MiddlewareContext, failure: StrataError?
+    ) -> (records: CallValues, error: StrataError?) {
+        let (ended, gathered) = context.call.update { state in
+            var ended: StrataError?
+            if let failure { ended = state.ended(with: failure) } else { _ = state.finished() }
+            return (ended, state.handOver())
+        }
+        for followUp in gathered.clientValues[FollowUp.Key.self] ?? [] {
             background.start(id: followUp.id) { [self] in await followUp.work(self) }
         }
-        return records
+        return (gathered.records, ended)
     }
 
     private func tellObservers(_ call: FinishedCall) {
@@ -188,7 +195,7 @@ public struct Networker: Sendable {
         validation: ResponseValidation?,
         context: MiddlewareContext
     ) async throws(StrataError) -> (request: HTTPRequest, head: HTTPResponse, body: Data) {
-        let encoded = try encode(request, jsonEncoder: jsonEncoder)
+        let encoded = try encode(request, jsonEncoder: jsonEncoder, for: context)
         let (head, body) = try await exchange(encoded.head, body: encoded.body, context: context)
         try (validation ?? configuration.validation)
             .validate(head, body: body, for: encoded.head, errorBodyLimit: configuration.errorBodyLimit)
@@ -217,13 +224,13 @@ public struct Networker: Sendable {
     }
 
     /// Runs the chain and reads the whole body, within the call's deadline (see
-    /// ``Exchange/buffered(_:body:context:chain:limit:inline:)``).
+    /// ``Call/buffered(_:body:context:chain:limit:inline:)``).
     func exchange(
         _ request: HTTPRequest,
         body: MessageBody?,
         context: MiddlewareContext
     ) async throws(StrataError) -> (HTTPResponse, Data) {
-        try await context.exchange.buffered(
+        try await context.call.buffered(
             request, body: body, context: context, chain: chain, limit: configuration.maxResponseBodySize,
             inline: runsInline && context.attemptTimeout == nil)
     }
@@ -233,7 +240,7 @@ public struct Networker: Sendable {
         makeContext(
             deadline: (endpoint.timeout ?? configuration.timeout).map { start + $0 },
             attemptTimeout: endpoint.attemptTimeout ?? configuration.attemptTimeout,
-            attributes: endpoint.attributes, values: endpoint.options)
+            attributes: endpoint.attributes, options: endpoint.options)
     }
 
     /// The context of a new call of this client.
@@ -241,19 +248,21 @@ public struct Networker: Sendable {
         deadline: ContinuousClock.Instant?,
         attemptTimeout: Duration?,
         attributes: [String: String],
-        values: CallValues
+        options: CallValues
     ) -> MiddlewareContext {
         MiddlewareContext(
-            exchange: Exchange(logger: configuration.logger, requestID: Exchange.nextRequestID()),
-            deadline: deadline, attemptTimeout: attemptTimeout, attributes: attributes, values: values)
+            call: Call(logger: configuration.logger, requestID: Call.nextRequestID(), attributes: attributes),
+            deadline: deadline, attemptTimeout: attemptTimeout, attributes: attributes, options: options)
     }
 
-    /// Builds the URL and encodes the parameters, with `jsonEncoder` (the
-    /// configuration's when `nil`).
+    /// Builds the URL and encodes the parameters of the call `context` belongs to, with
+    /// `jsonEncoder` (the configuration's when `nil`).
     func encode(
         _ request: RequestDescription<any URLRouteProvider>,
-        jsonEncoder: JSONEncoder?
+        jsonEncoder: JSONEncoder?,
+        for context: MiddlewareContext
     ) throws(StrataError) -> EncodedRequest {
+        context.call.update { $0.encodingStarted() }
         let url: URL
         do {
             url = try request.route.url()

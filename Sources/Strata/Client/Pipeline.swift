@@ -18,36 +18,26 @@ enum Pipeline {
             return { request, body, context in
                 do {
                     return try await step.intercept(request, body: body, context: context, next: next)
-                } catch  where !passesThrough(error) {
+                } catch  where !StrataError.passesThroughSteps(error) {
                     throw StrataError(.middleware, underlying: error, request: request, middleware: name)
                 }
             }
         }
     }
 
-    /// Whether `error` comes from further down the pipeline (or is a cancellation) and
-    /// goes up through middleware untouched.
-    static func passesThrough(_ error: any Error) -> Bool {
-        error is StrataError || error is TransportError || error is CancellationError || error is MessageBodyError
-    }
-
     /// One pass through the transport, within the context's attempt timeout when it has
-    /// one. Credentials are withheld when the context says so
-    /// (``MiddlewareContext/withholdsCredentials``), and a status without a reason phrase gets
-    /// the standard one, whatever the transport.
+    /// one. The request goes as the context's steps adjusted it
+    /// (``MiddlewareContext/adjustBeforeTransport(_:)``), and a status without a reason
+    /// phrase gets the standard one, whatever the transport.
     static func send(
         _ request: HTTPRequest,
         body: MessageBody?,
         context: MiddlewareContext,
         through transport: any Transport
     ) async throws -> (HTTPResponse, MessageBody?) {
-        var outgoing = request
-        if context.withholdsCredentials {
-            outgoing.headerFields = outgoing.headerFields.removingCredentials()
-        }
-        let request = outgoing
+        let request = context.adjustedForTransport(request)
         let deadline = context.attemptDeadline
-        let attemptTimer = context.attemptTimeout == nil ? nil : deadline.map { ExchangeTimer(deadline: $0) }
+        let attemptTimer = context.attemptTimeout == nil ? nil : deadline.map { DeadlineTimer(deadline: $0) }
         defer { attemptTimer?.cancel() }
         var response: (HTTPResponse, MessageBody?)
         do {
@@ -55,12 +45,12 @@ enum Pipeline {
                 let outcome = await attemptTimer.run {
                     try await transport.send(request, body: body, deadline: deadline)
                 }
-                if outcome.timedOut { throw TransportError(.timedOut) }
+                if outcome.timedOut, let timeout = context.call.update({ $0.attemptDeadlinePassed() }) { throw timeout }
                 response = try outcome.result.get()
             } else {
                 response = try await transport.send(request, body: body, deadline: deadline)
             }
-        } catch  where !passesThrough(error) {
+        } catch  where !StrataError.passesThroughSteps(error) {
             throw TransportError(.other, underlying: error)
         }
         response.0.fillInStandardReasonPhrase()

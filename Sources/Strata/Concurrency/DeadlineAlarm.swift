@@ -3,12 +3,12 @@
 /// the process-wide ``DeadlineScheduler``, as every deadline of Strata's is: arming and
 /// cancelling it cost a lock and a heap operation.
 package struct DeadlineAlarm: Sendable {
-    private let timer: ExchangeTimer
+    private let timer: DeadlineTimer
 
     /// Calls `action` at `deadline` (at once, from another thread, when it has passed),
     /// unless ``cancel()`` comes first.
     package init(deadline: ContinuousClock.Instant, action: @escaping @Sendable () -> Void) {
-        timer = ExchangeTimer(deadline: deadline, onFire: action)
+        timer = DeadlineTimer(deadline: deadline, onFire: action)
     }
 
     /// Disarms the alarm: its action is not called, unless the deadline passed and its

@@ -1,6 +1,6 @@
 import Dispatch
 
-/// The process-wide clock behind every ``ExchangeTimer``: a ``TimerHeap`` of pending
+/// The process-wide clock behind every ``DeadlineTimer``: a ``TimerHeap`` of pending
 /// timers and one `DispatchSourceTimer` set for the earliest of them, both behind one
 /// ``Locked``.
 ///
@@ -50,7 +50,7 @@ final class DeadlineScheduler: Sendable {
     }
 
     /// Whether `timer` is still pending.
-    func contains(_ timer: ExchangeTimer) -> Bool {
+    func contains(_ timer: DeadlineTimer) -> Bool {
         state.withLock { $0.heap.contains(timer) }
     }
 
@@ -60,7 +60,7 @@ final class DeadlineScheduler: Sendable {
     }
 
     /// Schedules `timer` for its deadline.
-    func add(_ timer: ExchangeTimer) {
+    func add(_ timer: DeadlineTimer) {
         state.withLock { state in
             let isEarliest = state.heap.insert(timer)
             if isEarliest, state.armedFor.map({ timer.deadline < $0 }) ?? true {
@@ -70,7 +70,7 @@ final class DeadlineScheduler: Sendable {
     }
 
     /// Removes `timer` if it is still pending; it will not fire.
-    func remove(_ timer: ExchangeTimer) {
+    func remove(_ timer: DeadlineTimer) {
         state.withLock { $0.heap.remove(timer) }
     }
 

@@ -1,11 +1,11 @@
-/// The pending ``ExchangeTimer``s ordered by deadline: a binary min-heap in which every
-/// timer knows its own position (``ExchangeTimer/heapIndex``), so that a timer is
-/// removed from anywhere in O(log n) the moment its exchange ends.
+/// The pending ``DeadlineTimer``s ordered by deadline: a binary min-heap in which every
+/// timer knows its own position (``DeadlineTimer/heapIndex``), so that a timer is
+/// removed from anywhere in O(log n) the moment its call ends.
 ///
 /// A plain value with no locking and no I/O; ``DeadlineScheduler`` owns one behind its
 /// lock and sets the system timer from what it returns.
 struct TimerHeap {
-    private var timers: [ExchangeTimer] = []
+    private var timers: [DeadlineTimer] = []
 
     /// The earliest deadline, or `nil` when no timer is pending.
     var earliestDeadline: ContinuousClock.Instant? { timers.first?.deadline }
@@ -16,13 +16,13 @@ struct TimerHeap {
     }
 
     /// Whether `timer` is pending.
-    func contains(_ timer: ExchangeTimer) -> Bool {
+    func contains(_ timer: DeadlineTimer) -> Bool {
         timer.heapIndex != nil
     }
 
     /// Adds `timer`.
     /// - Returns: whether it is now the earliest.
-    mutating func insert(_ timer: ExchangeTimer) -> Bool {
+    mutating func insert(_ timer: DeadlineTimer) -> Bool {
         timer.heapIndex = timers.count
         timers.append(timer)
         siftUp(timers.count - 1)
@@ -30,7 +30,7 @@ struct TimerHeap {
     }
 
     /// Removes `timer` if it is pending.
-    mutating func remove(_ timer: ExchangeTimer) {
+    mutating func remove(_ timer: DeadlineTimer) {
         guard let index = timer.heapIndex else { return }
         let last = timers.count - 1
         if index != last { swapEntries(index, last) }
@@ -43,8 +43,8 @@ struct TimerHeap {
     }
 
     /// Removes and returns every timer whose deadline is at or before `now`, earliest first.
-    mutating func removeDue(at now: ContinuousClock.Instant) -> [ExchangeTimer] {
-        var due: [ExchangeTimer] = []
+    mutating func removeDue(at now: ContinuousClock.Instant) -> [DeadlineTimer] {
+        var due: [DeadlineTimer] = []
         while let first = timers.first, first.deadline <= now {
             remove(first)
             due.append(first)

@@ -12,7 +12,7 @@
 ///     func tag(_ tag: String) -> Endpoint { option(TagKey.self, tag) }
 /// }
 /// extension MiddlewareContext {
-///     var tag: String? { values[TagKey.self] }
+///     var tag: String? { options[TagKey.self] }
 /// }
 /// ```
 public protocol CallValueKey: Sendable {

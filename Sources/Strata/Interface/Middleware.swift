@@ -34,7 +34,7 @@ public typealias MiddlewareNext =
 ///
 /// Per-call values: a feature keeps what an endpoint asks of it, what it passes along,
 /// and what it reports back under keys of its own (``CallValueKey``), in
-/// ``Endpoint/options``, ``MiddlewareContext/values`` and
+/// ``Endpoint/options``, ``MiddlewareContext/options`` and
 /// ``MiddlewareContext/record(_:for:)``; Strata's own steps do the same.
 ///
 /// ```swift

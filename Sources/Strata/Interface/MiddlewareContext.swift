@@ -1,3 +1,4 @@
+import HTTPTypes
 import Logging
 
 /// What middleware knows about the request in flight besides the request itself.
@@ -21,30 +22,35 @@ public struct MiddlewareContext: Sendable {
     /// How long one attempt may wait for the response head, or `nil` for no limit
     /// besides ``deadline``.
     public var attemptTimeout: Duration?
-    /// The endpoint's attributes (see ``Endpoint/attributes``), for middleware to act on.
+    /// The endpoint's attributes (see ``Endpoint/attributes``), for middleware to act on;
+    /// the call's ``logger`` carries them as metadata.
     public var attributes: [String: String]
-    /// Values features keep on this call under their own keys (``CallValueKey``): the
-    /// endpoint's options (``Endpoint/options``) to begin with, and whatever a step sets
-    /// for the steps after it (a redirect step describes the hop it follows). Changes
-    /// travel down the chain with the context, not back up: report back with
-    /// ``record(_:for:)``.
-    public var values: CallValues
-    /// Whether the credential fields (`Authorization`, `Cookie`, `Proxy-Authorization`)
-    /// are removed from the request just before the transport, whatever steps added on
-    /// the way; set by a step that sends the request where its credentials must not go
-    /// (a redirect to another origin).
-    public var withholdsCredentials = false
+    /// The call's options: what features keep on this call under their own keys
+    /// (``CallValueKey``) — the endpoint's options (``Endpoint/options``) to begin with,
+    /// and whatever a step sets for the steps after it (a redirect step describes the hop
+    /// it follows). Changes travel down the chain with the context, not back up: report
+    /// back with ``record(_:for:)``.
+    public var options: CallValues
+    /// The former name of ``options``.
+    @available(*, deprecated, renamed: "options")
+    public var values: CallValues {
+        get { options }
+        set { options = newValue }
+    }
+    /// Changes made to the request just before it reaches the transport, after every step
+    /// (see ``adjustBeforeTransport(_:)``).
+    private var transportAdjustments: [@Sendable (inout HTTPRequest) -> Void] = []
     /// The logger for this request. For a call of a ``Networker`` its `strata.request`
     /// metadata is an identifier unique within the process, so every line about one
     /// call can be found.
     public var logger: Logger {
-        get { ownLogger ?? exchange.logger }
+        get { ownLogger ?? call.logger }
         set { ownLogger = newValue }
     }
     /// The logger given to the context, or set on it; `nil` for the call's own.
     private var ownLogger: Logger?
     /// The call this context belongs to, shared by its copies.
-    let exchange: Exchange
+    let call: Call
 
     /// Creates a context, for a call of its own (to run a middleware step in a test, say).
     public init(
@@ -53,56 +59,61 @@ public struct MiddlewareContext: Sendable {
         attemptTimeout: Duration? = nil,
         attributes: [String: String] = [:],
         logger: Logger = Logger(label: "strata"),
-        values: CallValues = CallValues()
+        options: CallValues = CallValues()
     ) {
         self.init(
-            exchange: Exchange(), deadline: deadline, attemptTimeout: attemptTimeout,
-            attributes: attributes, values: values)
+            call: Call(), deadline: deadline, attemptTimeout: attemptTimeout, attributes: attributes, options: options)
         self.attempt = attempt
         self.ownLogger = logger
     }
 
-    /// The context of a call of a ``Networker``, whose logger is the exchange's.
+    /// Creates a context, for a call of its own; the former spelling of
+    /// ``init(attempt:deadline:attemptTimeout:attributes:logger:options:)``.
+    @available(*, deprecated, renamed: "init(attempt:deadline:attemptTimeout:attributes:logger:options:)")
+    public init(
+        attempt: Int = 1,
+        deadline: ContinuousClock.Instant? = nil,
+        attemptTimeout: Duration? = nil,
+        attributes: [String: String] = [:],
+        logger: Logger = Logger(label: "strata"),
+        values: CallValues
+    ) {
+        self.init(
+            attempt: attempt, deadline: deadline, attemptTimeout: attemptTimeout, attributes: attributes,
+            logger: logger, options: values)
+    }
+
+    /// The context of a call of a client, whose logger is the call's.
     init(
-        exchange: Exchange,
+        call: Call,
         deadline: ContinuousClock.Instant?,
         attemptTimeout: Duration?,
         attributes: [String: String],
-        values: CallValues
+        options: CallValues
     ) {
         self.attempt = 1
         self.deadline = deadline
         self.attemptTimeout = attemptTimeout
         self.attributes = attributes
-        self.values = values
-        self.exchange = exchange
+        self.options = options
+        self.call = call
     }
 
     /// What the call's steps have recorded so far (see ``record(_:for:)``); a
     /// ``Networker`` puts them on the call's ``EndpointResponse/records`` or
     /// ``StrataError/records``.
-    public var records: CallValues { exchange.records }
+    public var records: CallValues { call.records }
 
     /// Reports `value` under `key` for the whole call, replacing what was recorded there:
     /// every copy of this context (earlier steps, other attempts) sees it, and the
     /// ``Networker`` puts it on the call's response or error.
     public func record<Key: CallValueKey>(_ value: Key.Value, for key: Key.Type) {
-        exchange.update { $0.records[key] = value }
+        call.update { $0.records[key] = value }
     }
 
     /// Changes what is recorded under `key` (`nil` when nothing is), atomically.
     public func updateRecord<Key: CallValueKey>(_ key: Key.Type, _ change: (inout Key.Value?) -> Void) {
-        exchange.update { change(&$0.records[key]) }
-    }
-
-    /// Leaves work for after the call (a background revalidation, say): once the call's
-    /// exchange ends, its ``Networker`` runs `work` in a task of its own, handing it the
-    /// client to send requests through, unless work with the same `id` is under way there.
-    /// The work outlives the call, not the client: see ``Networker/background``. Bound
-    /// its own time; without a ``Networker`` (a context made with ``init(attempt:deadline:attemptTimeout:attributes:logger:values:)``)
-    /// it is never run.
-    public func afterCall(id: some Hashable & Sendable, _ work: @escaping @Sendable (Networker) async -> Void) {
-        exchange.update { $0.followUps.append(Exchange.FollowUp(id: BackgroundWork.ID(id), work: work)) }
+        call.update { change(&$0.records[key]) }
     }
 
     /// The deadline of an attempt starting now: the earlier of ``deadline`` and now
@@ -112,5 +123,24 @@ public struct MiddlewareContext: Sendable {
         let attemptEnd = ContinuousClock.now + attemptTimeout
         guard let deadline else { return attemptEnd }
         return min(deadline, attemptEnd)
+    }
+
+    /// Has `adjust` change the request just before it reaches the transport, after every
+    /// step further in has added what it adds: for a step that decides what must not leave
+    /// the client on this call (a redirect to another origin withholds the credentials
+    /// that steps such as authentication add). Adjustments apply in the order they were
+    /// added, on this context and the copies made from it further in.
+    public mutating func adjustBeforeTransport(_ adjust: @escaping @Sendable (inout HTTPRequest) -> Void) {
+        transportAdjustments.append(adjust)
+    }
+
+    /// `request` as it leaves for the transport: with this context's adjustments
+    /// (``adjustBeforeTransport(_:)``) applied. The client applies them before its
+    /// transport; a layer that hands requests to a transport of its own applies them too.
+    public func adjustedForTransport(_ request: HTTPRequest) -> HTTPRequest {
+        guard !transportAdjustments.isEmpty else { return request }
+        var adjusted = request
+        for adjust in transportAdjustments { adjust(&adjusted) }
+        return adjusted
     }
 }

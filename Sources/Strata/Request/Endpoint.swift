@@ -32,7 +32,7 @@ public struct Endpoint<Response>: Sendable {
     /// Free-form attributes middleware can act on (see ``MiddlewareContext/attributes``).
     public var attributes: [String: String] = [:]
     /// What this endpoint asks of the client's features, under their own keys
-    /// (``CallValueKey``): each call's ``MiddlewareContext/values`` start with them.
+    /// (``CallValueKey``): each call's ``MiddlewareContext/options`` start with them.
     /// Features give them typed modifiers (`endpoint.retry(.never)`,
     /// `endpoint.cache(.cacheElseRemote)`); see ``option(_:_:)``.
     public var options = CallValues()

@@ -103,8 +103,8 @@ public struct HARRecordingTransport: Transport {
     ) async throws -> (HTTPResponse, MessageBody?) {
         let exchange = HARExchange(request: request, redaction: redaction, maxBodySize: maxBodySize)
         let sent = body.map { exchange.requestBody.tee($0) }
-        let report = ExchangeReport(within: ExchangeReport.current)
-        let (response, responseBody) = try await ExchangeReport.$current.withValue(report) {
+        let report = AttemptReport(within: AttemptReport.current)
+        let (response, responseBody) = try await AttemptReport.$current.withValue(report) {
             try await base.send(request, body: sent, deadline: deadline)
         }
         exchange.headArrived(

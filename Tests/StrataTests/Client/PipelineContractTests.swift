@@ -127,9 +127,9 @@ import Testing
     @Test func timersAreReleasedWhenTheExchangeEnds() async throws {
         // Many exchanges with a long deadline: each timer leaves the scheduler when its
         // exchange ends, and nothing keeps it alive afterwards.
-        weak var lastTimer: ExchangeTimer?
+        weak var lastTimer: DeadlineTimer?
         for _ in 0..<100 {
-            let timer = ExchangeTimer(deadline: .now + .seconds(3600))
+            let timer = DeadlineTimer(deadline: .now + .seconds(3600))
             lastTimer = timer
             #expect(timer.isPending)
             let outcome = await timer.run { 42 }
@@ -144,10 +144,10 @@ import Testing
     @Test func schedulerFiresEachTimerAtItsDeadlineInAnyOrderOfArrival() async throws {
         // A late deadline first, then earlier ones: the system timer is re-armed for the
         // earliest; a cancelled timer never fires.
-        let late = ExchangeTimer(deadline: .now + .seconds(30))
-        let cancelled = ExchangeTimer(deadline: .now + .milliseconds(100))
-        let early = ExchangeTimer(deadline: .now + .milliseconds(150))
-        let middle = ExchangeTimer(deadline: .now + .milliseconds(300))
+        let late = DeadlineTimer(deadline: .now + .seconds(30))
+        let cancelled = DeadlineTimer(deadline: .now + .milliseconds(100))
+        let early = DeadlineTimer(deadline: .now + .milliseconds(150))
+        let middle = DeadlineTimer(deadline: .now + .milliseconds(300))
         cancelled.cancel()
         let start = ContinuousClock.now
         async let earlyRun = early.run { try await Task.sleep(for: .seconds(20)) }
@@ -189,16 +189,15 @@ import Testing
     /// before the call's own timer fires: its cancellation is still the call's timeout.
     @Test func aFailureOnceTheDeadlineHasPassedIsATimeoutWhicheverTimerFiredFirst() {
         let request = HTTPRequest(method: .get, scheme: "http", authority: "example.com", path: "/user")
-        let exchange = Exchange()
-        let passed = exchange.classify(
+        let passed = Call().failed(
             CancellationError(), request: request, timerFired: false, deadline: .now - .milliseconds(1))
         #expect(passed.kind == .transport)
         #expect(passed.transportError?.kind == .timedOut)
         #expect(passed.phase == .awaitingHead)
-        let pending = exchange.classify(
+        let pending = Call().failed(
             CancellationError(), request: request, timerFired: false, deadline: .now + .seconds(60))
         #expect(pending.kind == .cancelled)
-        let fired = exchange.classify(CancellationError(), request: request, timerFired: true, deadline: nil)
+        let fired = Call().failed(CancellationError(), request: request, timerFired: true, deadline: nil)
         #expect(fired.transportError?.kind == .timedOut)
     }
 

@@ -90,7 +90,7 @@ public struct AuthenticationMiddleware<Provider: CredentialProvider>: Middleware
     /// pass through the pipeline untouched (a ``StrataError`` from a refresh request, say)
     /// is wrapped here the same way.
     private static func failure(_ error: any Error, request: HTTPRequest) -> any Error {
-        guard Pipeline.passesThrough(error) else { return error }
+        guard StrataError.passesThroughSteps(error) else { return error }
         return StrataError(.middleware, underlying: error, request: request, middleware: String(describing: Self.self))
     }
 }

@@ -29,8 +29,8 @@ extension Endpoint {
 extension MiddlewareContext {
     /// The endpoint's cache strategy (see ``Endpoint/cache``), for ``CacheMiddleware``.
     public var cache: CacheStrategy? {
-        get { values[CacheStrategyKey.self] }
-        set { values[CacheStrategyKey.self] = newValue }
+        get { options[CacheStrategyKey.self] }
+        set { options[CacheStrategyKey.self] = newValue }
     }
 }
 
@@ -69,12 +69,12 @@ extension MiddlewareContext {
         request.headerFields[.cacheControl] = "no-cache"
         let limit = ContinuousClock.now + timeout
         let deadline = min(self.deadline ?? limit, limit)
-        var values = self.values
-        values[CacheStrategyKey.self] = .remoteOnly
+        var options = self.options
+        options[CacheStrategyKey.self] = .remoteOnly
         let (attemptTimeout, attributes) = (self.attemptTimeout, self.attributes)
-        afterCall(id: key) { [request, values] networker in
+        afterCall(id: key) { [request, options] networker in
             let context = networker.makeContext(
-                deadline: deadline, attemptTimeout: attemptTimeout, attributes: attributes, values: values)
+                deadline: deadline, attemptTimeout: attemptTimeout, attributes: attributes, options: options)
             do {
                 _ = try await networker.exchange(request, body: nil, context: context)
             } catch {

@@ -22,7 +22,7 @@ extension Endpoint {
 extension MiddlewareContext {
     /// The call's ``Endpoint/queuePriority``, 0 when it has none.
     public var queuePriority: Int {
-        get { values[QueuePriorityKey.self] ?? 0 }
-        set { values[QueuePriorityKey.self] = newValue }
+        get { options[QueuePriorityKey.self] ?? 0 }
+        set { options[QueuePriorityKey.self] = newValue }
     }
 }

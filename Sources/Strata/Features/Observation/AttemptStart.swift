@@ -42,7 +42,7 @@ public struct AttemptHead: Sendable {
     public let bodyLength: Int64?
     /// From the attempt's start to the head's arrival.
     public let duration: Duration
-    /// The HTTP version the transport spoke (``ExchangeReport/protocolVersion``).
+    /// The HTTP version the transport spoke (``AttemptReport/protocolVersion``).
     public let protocolVersion: String?
 }
 
@@ -57,7 +57,7 @@ public struct AttemptEnd: Sendable {
     /// What the attempt failed with, sending or while its body was read; `nil` when it
     /// succeeded, also when its body was dropped unread.
     public let error: (any Error)?
-    /// The HTTP version the transport spoke (``ExchangeReport/protocolVersion``).
+    /// The HTTP version the transport spoke (``AttemptReport/protocolVersion``).
     public let protocolVersion: String?
 }
 

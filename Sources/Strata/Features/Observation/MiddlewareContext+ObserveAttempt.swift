@@ -7,7 +7,7 @@ extension MiddlewareContext {
     /// the end, has failed, or has been dropped unread, or when no head arrived. The one
     /// place where a call's attempts become events, for logging, tracing and metrics alike.
     ///
-    /// A new ``ExchangeReport`` is bound around `next` for the transport to fill in (within
+    /// A new ``AttemptReport`` is bound around `next` for the transport to fill in (within
     /// the report of an observing step further out).
     public func observeAttempt(
         _ start: AttemptStart,
@@ -15,10 +15,10 @@ extension MiddlewareContext {
         listeners: [any AttemptListener],
         next: MiddlewareNext
     ) async throws -> (HTTPResponse, MessageBody?) {
-        let report = ExchangeReport(within: ExchangeReport.current)
+        let report = AttemptReport(within: AttemptReport.current)
         let observed = ObservedAttempt(start: start, report: report, listeners: listeners)
         do {
-            let (response, responseBody) = try await ExchangeReport.$current.withValue(report) {
+            let (response, responseBody) = try await AttemptReport.$current.withValue(report) {
                 try await next(start.request, body, self)
             }
             observed.received(response, bodyLength: responseBody?.length)
@@ -48,11 +48,11 @@ private final class ObservedAttempt: Sendable {
     }
 
     private let start: AttemptStart
-    private let report: ExchangeReport
+    private let report: AttemptReport
     private let listeners: [any AttemptListener]
     private let state = Locked(State())
 
-    init(start: AttemptStart, report: ExchangeReport, listeners: [any AttemptListener]) {
+    init(start: AttemptStart, report: AttemptReport, listeners: [any AttemptListener]) {
         self.start = start
         self.report = report
         self.listeners = listeners

@@ -42,10 +42,13 @@ public struct RedirectMiddleware: Middleware {
                 throw StrataError(.redirect, underlying: error, request: hop.request, response: response)
             }
             await responseBody?.discard(until: context.deadline)
-            let leftOrigin = hop.hasLeftOrigin
+            if hop.withholdsCredentials, context.redirect?.withholdsCredentials != true {
+                // Whatever steps further in add (a bearer token), the credentials stay here.
+                context.adjustBeforeTransport { $0.headerFields = $0.headerFields.removingCredentials() }
+            }
             context.redirect = RedirectHop(
-                number: number, status: response.status, from: from, hasLeftOrigin: leftOrigin,
-                withholdsCredentials: leftOrigin && !policy.forwardsCredentialsAcrossOrigins)
+                number: number, status: response.status, from: from, hasLeftOrigin: hop.hasLeftOrigin,
+                withholdsCredentials: hop.withholdsCredentials)
             context.logger.debug(
                 "redirect",
                 metadata: [
@@ -74,6 +77,9 @@ struct RedirectHopState {
     private(set) var body: MessageBody?
     /// Whether a hop left the origin of the first request.
     private(set) var hasLeftOrigin = false
+    /// Whether the hops' requests go without their credentials: they left the origin and
+    /// the policy does not forward credentials across origins.
+    private(set) var withholdsCredentials = false
     private let origin: Origin?
     /// `METHOD url` of every request sent so far, to find loops.
     private var visited: Set<String>
@@ -115,7 +121,8 @@ struct RedirectHopState {
         }
         guard visited.insert(Self.key(next)).inserted else { throw fail(.loop) }
         hasLeftOrigin = hasLeftOrigin || Origin(next) != origin
-        if hasLeftOrigin, !policy.forwardsCredentialsAcrossOrigins {
+        withholdsCredentials = hasLeftOrigin && !policy.forwardsCredentialsAcrossOrigins
+        if withholdsCredentials {
             next.headerFields = next.headerFields.removingCredentials()
         }
         request = next

@@ -8,15 +8,31 @@ enum RedirectHopKey: CallValueKey {
 extension MiddlewareContext {
     /// The redirect this request follows, set by ``RedirectMiddleware``; `nil` for the
     /// call's first request. When ``RedirectHop/withholdsCredentials`` is set, the
-    /// credential fields are removed from the request just before the transport, whatever
-    /// middleware added on the way (``withholdsCredentials``).
+    /// redirect step has the credential fields removed from the request just before the
+    /// transport, whatever middleware added on the way (``adjustBeforeTransport(_:)``).
     public var redirect: RedirectHop? {
-        get { values[RedirectHopKey.self] }
+        get { options[RedirectHopKey.self] }
+        set { options[RedirectHopKey.self] = newValue }
+    }
+
+    /// Whether the credential fields (`Authorization`, `Cookie`, `Proxy-Authorization`) are
+    /// removed from the request just before the transport. Setting it to `true` has them
+    /// removed, on this context and the copies made from it further in; it cannot be undone.
+    @available(*, deprecated, message: "use adjustBeforeTransport(_:); the redirect step withholds credentials itself")
+    public var withholdsCredentials: Bool {
+        get { options[CredentialsWithheldKey.self] ?? false }
         set {
-            values[RedirectHopKey.self] = newValue
-            withholdsCredentials = newValue?.withholdsCredentials ?? false
+            guard newValue, !withholdsCredentials else { return }
+            options[CredentialsWithheldKey.self] = true
+            adjustBeforeTransport { $0.headerFields = $0.headerFields.removingCredentials() }
         }
     }
+}
+
+/// Whether a context was told to withhold credentials (the deprecated
+/// `MiddlewareContext.withholdsCredentials`).
+enum CredentialsWithheldKey: CallValueKey {
+    typealias Value = Bool
 }
 
 extension StrataError.Kind {

@@ -85,14 +85,14 @@ extension MiddlewareContext {
     /// How long ``RetryMiddleware`` waited before this attempt (`nil` on the first): for
     /// the steps after it that report on each attempt (a span's event, say).
     public internal(set) var retryWait: Duration? {
-        get { values[RetryWaitKey.self] }
-        set { values[RetryWaitKey.self] = newValue }
+        get { options[RetryWaitKey.self] }
+        set { options[RetryWaitKey.self] = newValue }
     }
 
     /// The endpoint's retry rule (see ``Endpoint/retry``), for ``RetryMiddleware``.
     public var retry: RetryRule? {
-        get { values[RetryRuleKey.self] }
-        set { values[RetryRuleKey.self] = newValue }
+        get { options[RetryRuleKey.self] }
+        set { options[RetryRuleKey.self] = newValue }
     }
 }
 

@@ -1,25 +1,25 @@
 import Foundation
 
-/// The one deadline mechanism of Strata: a timer per exchange that cancels the work
-/// running under it when the deadline passes, and is released the moment the exchange
+/// The one deadline mechanism of Strata: a timer per call (or per wait) that cancels the work
+/// running under it when the deadline passes, and is released the moment the call
 /// ends.
 ///
 /// A cancelled `Task.sleep` stays registered with the runtime until its deadline would
 /// have passed (on Linux), so racing a sleep against each request keeps memory and
-/// timer work alive for the whole timeout after every request. An `ExchangeTimer` is an
+/// timer work alive for the whole timeout after every request. An `DeadlineTimer` is an
 /// entry in the process-wide ``DeadlineScheduler``: ``cancel()`` removes it at once, and
 /// registering or removing it costs a lock and a heap operation, no system call.
 ///
 /// Work runs under the timer with ``run(_:)``: in a task of its own that the timer
 /// cancels when it fires. Several runs may follow one another under one timer (the
 /// reads of a streamed body); only one runs at a time. The owner must call ``cancel()``
-/// when the exchange ends: until then the scheduler keeps the timer.
+/// when the call ends: until then the scheduler keeps the timer.
 ///
 /// `@unchecked Sendable`: `state` is a ``Locked``; `heapIndex` is only read and written
 /// by the scheduler's ``TimerHeap``, which lives behind the scheduler's ``Locked`` (the
 /// heap needs each timer's position to remove it in O(log n); a lock of the timer's
 /// own around it would be taken once per heap swap).
-final class ExchangeTimer: @unchecked Sendable {
+final class DeadlineTimer: @unchecked Sendable {
     private struct State {
         var hasFired = false
         /// The task currently running under the timer.
@@ -98,7 +98,7 @@ final class ExchangeTimer: @unchecked Sendable {
 
     /// Starts `operation` in a task of its own that delivers its result to `outcome`, on the
     /// calling thread until its first suspension where the runtime can (`Task.immediate`):
-    /// an exchange that completes without waiting (an in-memory transport) then needs no
+    /// a call that completes without waiting (an in-memory transport) then needs no
     /// thread hop, and one that waits for I/O hops only when its I/O completes, as it would
     /// without a timer. The task's closure is written here, in the form `Task` takes: a
     /// closure passed in would be wrapped in two conversion thunks, two allocations a run.
@@ -125,7 +125,7 @@ final class ExchangeTimer: @unchecked Sendable {
     }
 }
 
-/// Work running under an ``ExchangeTimer``, as the timer stops it: a protocol, so the
+/// Work running under an ``DeadlineTimer``, as the timer stops it: a protocol, so the
 /// timer holds any run's task and outcome without a closure to allocate.
 private protocol RunningWork: Sendable {
     /// Cancels the work and answers its waiter at once with a cancellation.
@@ -143,7 +143,7 @@ private struct RunningTask<Value: Sendable>: RunningWork {
     }
 }
 
-/// The first result delivered for a run under an ``ExchangeTimer``: the operation's
+/// The first result delivered for a run under an ``DeadlineTimer``: the operation's
 /// own, or the cancellation that the timer or the caller delivered first. A struct over
 /// its lock (copies share it), so a run allocates it once.
 private struct Outcome<Value: Sendable>: Sendable {
@@ -208,23 +208,39 @@ private struct Outcome<Value: Sendable>: Sendable {
     }
 }
 
-/// Runs work within a deadline: the helper every deadline in Strata goes through.
-/// ``sleep(for:)`` is `package`, so the in-process servers wait the same way.
-package enum Deadline {
+/// Waits and work bounded by a deadline, on the client's timer: what Strata's own steps use,
+/// public so that a step of an app's bounds its waits the same way.
+///
+/// ```swift
+/// // A step waiting for something of its own within the call's deadline:
+/// let outcome = await Deadline.run(until: context.deadline) { try await tokens.next() }
+/// if outcome.timedOut { throw TransportError(.timedOut) }
+/// let token = try outcome.result.get()
+/// // A backoff that leaves nothing behind when the task is cancelled:
+/// try await Deadline.sleep(for: .milliseconds(200))
+/// ```
+///
+/// Every timer is an entry in one process-wide scheduler, released the moment its wait
+/// ends: unlike a cancelled `Task.sleep`, which stays registered until its deadline
+/// would have passed (on Linux), an abandoned wait costs nothing afterwards.
+public enum Deadline {
     /// Whether `deadline` has passed (`false` without one): the one test of it, so that a
     /// call ending at its deadline is a timeout wherever that is asked.
-    package static func hasPassed(_ deadline: ContinuousClock.Instant?) -> Bool {
+    public static func hasPassed(_ deadline: ContinuousClock.Instant?) -> Bool {
         deadline.map { $0 <= .now } ?? false
     }
 
-    /// Runs `operation` under an ``ExchangeTimer`` for `deadline`, released when it
-    /// ends; without a deadline, runs it directly.
-    /// - Returns: the operation's result, and whether the deadline passed while it ran.
-    static func run<Value: Sendable>(
+    /// Runs `operation` in a task of its own that is cancelled at `deadline`, or when the
+    /// calling task is cancelled; without a deadline, runs it directly. Either way the call
+    /// returns at once, without waiting for the operation to honour the cancellation: an
+    /// operation that ignores it cannot hold the caller past the deadline.
+    /// - Returns: the operation's result (a `CancellationError` when it was stopped), and
+    ///   whether the deadline passed while it ran: then report a timeout.
+    public static func run<Value: Sendable>(
         until deadline: ContinuousClock.Instant?,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async -> (result: Result<Value, any Error>, timedOut: Bool) {
-        let timer = deadline.map { ExchangeTimer(deadline: $0) }
+        let timer = deadline.map { DeadlineTimer(deadline: $0) }
         defer { timer?.cancel() }
         return await run(under: timer, operation)
     }
@@ -232,7 +248,7 @@ package enum Deadline {
     /// Runs `operation` under `timer`, which stays armed afterwards; without a timer,
     /// runs it directly.
     static func run<Value: Sendable>(
-        under timer: ExchangeTimer?,
+        under timer: DeadlineTimer?,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async -> (result: Result<Value, any Error>, timedOut: Bool) {
         if let timer { return await timer.run(operation) }
@@ -243,11 +259,11 @@ package enum Deadline {
         }
     }
 
-    /// Waits `duration`, or until the calling task is cancelled, on an ``ExchangeTimer``
-    /// released the moment the wait ends: unlike a cancelled `Task.sleep`, a cancelled
-    /// wait leaves nothing registered (a retry's backoff, say).
+    /// Waits `duration`, or until the calling task is cancelled, on a timer released the
+    /// moment the wait ends: unlike a cancelled `Task.sleep`, a cancelled wait leaves
+    /// nothing registered (a retry's backoff, say).
     /// - Throws: `CancellationError` when the calling task is cancelled first.
-    package static func sleep(for duration: Duration) async throws {
+    public static func sleep(for duration: Duration) async throws {
         let (_, timedOut) = await run(until: .now + duration) { await waitUntilCancelled() }
         if !timedOut { throw CancellationError() }
     }

@@ -194,6 +194,15 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
     /// `true` when the deadline passed (the client's or the transport's).
     public var isTimeout: Bool { Self.isTimeout(self) }
 
+    /// Whether `error` comes from further down a client's pipeline (or is a cancellation),
+    /// and goes up through every step untouched: a ``StrataError``, a ``TransportError``,
+    /// a ``MessageBodyError`` or a `CancellationError`. Anything else a step throws is the
+    /// step's own failure (``Kind/middleware``). A step that wraps errors of its own
+    /// leaves these as they are.
+    public static func passesThroughSteps(_ error: any Error) -> Bool {
+        error is StrataError || error is TransportError || error is CancellationError || error is MessageBodyError
+    }
+
     /// Whether `error` says a call was cancelled: a `CancellationError` (what a step or a
     /// transport throws) or a ``StrataError`` of kind ``Kind/cancelled`` (what a call
     /// reports). Whether the *current task* is cancelled is another question

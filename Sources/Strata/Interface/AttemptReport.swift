@@ -1,26 +1,26 @@
 /// What a transport tells the steps that observe an attempt (logging, tracing) about the
-/// exchange it carried, beyond the response head: today, the HTTP version it spoke.
+/// attempt it carried, beyond the response head: today, the HTTP version it spoke.
 ///
 /// A step that observes attempts (see ``MiddlewareContext/observeAttempt(_:body:listeners:next:)``)
 /// binds a report to ``current`` around the transport; a transport that knows the version
 /// writes it there before it returns the head:
 ///
 /// ```swift
-/// ExchangeReport.current?.protocolVersion = "1.1"
+/// AttemptReport.current?.protocolVersion = "1.1"
 /// ```
 ///
 /// With no observer, ``current`` is `nil` and the write costs a task-local lookup.
-public final class ExchangeReport: Sendable {
+public final class AttemptReport: Sendable {
     /// The report of the attempt the current task carries, if a step observes it.
-    @TaskLocal public static var current: ExchangeReport?
+    @TaskLocal public static var current: AttemptReport?
 
     private let version = Locked<String?>(nil)
     /// The report of an observer further out, which is told too.
-    private let outer: ExchangeReport?
+    private let outer: AttemptReport?
 
     /// Creates an empty report, within `outer` (an observing step further out, told what
     /// this one is told).
-    public init(within outer: ExchangeReport? = nil) {
+    public init(within outer: AttemptReport? = nil) {
         self.outer = outer
     }
 
@@ -35,3 +35,7 @@ public final class ExchangeReport: Sendable {
         }
     }
 }
+
+/// The former name of ``AttemptReport``.
+@available(*, deprecated, renamed: "AttemptReport")
+public typealias ExchangeReport = AttemptReport

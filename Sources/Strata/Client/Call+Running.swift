@@ -1,0 +1,190 @@
+import Foundation
+import HTTPTypes
+
+/// Running a call: the I/O around its ``CallState``. Each function reports what happens
+/// (the request sent, the head, the body's chunks and end, a failure, the deadline, a
+/// cancellation) and does what the state answers; the deadline's timer and the body reads
+/// run outside the lock.
+extension Call {
+    /// Runs `chain` and reads the whole body, within `context`'s deadline.
+    ///
+    /// `inline` (the client's transport enforces the deadline and every step bounds its
+    /// own waits, and the call has no attempt timeout, which only the client enforces):
+    /// the chain runs in the caller's task, and only a body still streaming is read under
+    /// the deadline's timer. Otherwise the chain and the body run in one task under the
+    /// timer, which abandons it at the deadline.
+    func buffered(
+        _ request: HTTPRequest,
+        body: MessageBody?,
+        context: MiddlewareContext,
+        chain: @escaping MiddlewareNext,
+        limit: Int,
+        inline: Bool
+    ) async throws(StrataError) -> (HTTPResponse, Data) {
+        update { $0.requestSent() }
+        let outcome: (result: Result<(HTTPResponse, Data), any Error>, timedOut: Bool)
+        if inline {
+            outcome = await inlineBuffered(request, body: body, context: context, chain: chain, limit: limit)
+        } else {
+            let call = self
+            outcome = await Deadline.run(until: context.deadline) { () async throws -> (HTTPResponse, Data) in
+                let (head, responseBody) = try await chain(request, body, context)
+                try call.headArrived(head)
+                return (head, try await responseBody?.collect(upTo: limit) ?? Data())
+            }
+        }
+        switch outcome.result {
+        case .success(let (head, data)):
+            if case .fail(let error) = update({ $0.bodyEnded(adding: data.count, finishes: false) }) { throw error }
+            return (head, data)
+        case .failure(let error):
+            throw failed(error, request: request, timerFired: outcome.timedOut, deadline: context.deadline)
+        }
+    }
+
+    /// The inline run of ``buffered(_:body:context:chain:limit:inline:)``; `timedOut` says
+    /// whether the timer of a body read under the deadline fired.
+    private func inlineBuffered(
+        _ request: HTTPRequest,
+        body: MessageBody?,
+        context: MiddlewareContext,
+        chain: MiddlewareNext,
+        limit: Int
+    ) async -> (result: Result<(HTTPResponse, Data), any Error>, timedOut: Bool) {
+        let head: HTTPResponse
+        let responseBody: MessageBody?
+        do {
+            (head, responseBody) = try await chain(request, body, context)
+            try headArrived(head)
+        } catch {
+            return (.failure(error), false)
+        }
+        guard let responseBody else { return (.success((head, Data())), false) }
+        let read = await responseBody.read(until: context.deadline, BodyCollector(limit: limit))
+        return (read.result.map { (head, $0) }, read.timedOut)
+    }
+
+    /// Runs `chain` up to the response head within `context`'s deadline and returns the
+    /// body unread, its reads reported to the call (``CallBodyChunks``). Without
+    /// `idleTimeout`, one timer covers the head and every read of a body that still
+    /// streams, and is released when the body ends, fails or is dropped. With it, the
+    /// deadline ends at the head, and each read of the body must deliver within
+    /// `idleTimeout`.
+    func streamed(
+        _ request: HTTPRequest,
+        body: MessageBody?,
+        context: MiddlewareContext,
+        chain: @escaping MiddlewareNext,
+        idleTimeout: Duration? = nil
+    ) async throws(StrataError) -> (HTTPResponse, MessageBody) {
+        update { $0.requestSent() }
+        let timer = context.deadline.map { DeadlineTimer(deadline: $0) }
+        let outcome = await Deadline.run(under: timer) { try await chain(request, body, context) }
+        let head: HTTPResponse
+        let responseBody: MessageBody?
+        do {
+            (head, responseBody) = try outcome.result.get()
+            try headArrived(head)
+        } catch {
+            timer?.cancel()
+            throw failed(error, request: request, timerFired: outcome.timedOut, deadline: context.deadline)
+        }
+        if let responseBody, responseBody.bufferedData == nil {
+            let timing: CallBodyChunks.Timing? =
+                if let idleTimeout { .idle(idleTimeout) } else { timer.map { .deadline($0) } }
+            if case .idle = timing { timer?.cancel() }
+            let chunks = CallBodyChunks(responseBody, timing: timing, call: self, request: request)
+            return (head, MessageBody(length: responseBody.length, source: chunks))
+        }
+        // No body, or one already in memory (the mock, a borrowed URLSession): nothing left to read or time.
+        timer?.cancel()
+        let whole = responseBody ?? MessageBody(Data())
+        _ = update { $0.bodyEnded(adding: whole.bufferedData?.count ?? 0, finishes: true) }
+        return (head, whole)
+    }
+
+    /// Reports the head; throws the error the call already ended with, if it did.
+    private func headArrived(_ head: HTTPResponse) throws(StrataError) {
+        if case .fail(let error) = update({ $0.headArrived(head) }) { throw error }
+    }
+
+    /// Reports that the call's work threw `cause`, and returns the error the call ends
+    /// with: a timeout when the deadline's timer fired, or when `deadline` has passed (a
+    /// step's own wait under the same deadline, or a transport's, can end the call before
+    /// the timer fires).
+    func failed(
+        _ cause: any Error,
+        request: HTTPRequest,
+        timerFired: Bool,
+        deadline: ContinuousClock.Instant?
+    ) -> StrataError {
+        let deadlinePassed = timerFired || Deadline.hasPassed(deadline)
+        return update {
+            $0.failed(cause, request: request, deadlinePassed: deadlinePassed, taskCancelled: Task.isCancelled)
+        }
+    }
+}
+
+/// The chunks of a streamed response body, each reported to its call (``CallState``),
+/// and each read run under a timer: the call's ``DeadlineTimer``, released when the body
+/// ends, fails or is dropped, or a timer of the read's own for an idle timeout. Dropping
+/// the body before its end cancels the call.
+final class CallBodyChunks: ChunkSource {
+    /// Which timer a read runs under.
+    enum Timing {
+        /// The call's deadline.
+        case deadline(DeadlineTimer)
+        /// The longest wait for each chunk.
+        case idle(Duration)
+    }
+
+    private let upstream: any ChunkSource
+    private let timing: Timing?
+    private let call: Call
+    private let request: HTTPRequest
+
+    init(_ body: MessageBody, timing: Timing?, call: Call, request: HTTPRequest) {
+        self.upstream = IteratorChunkSource(body.makeAsyncIterator())
+        self.timing = timing
+        self.call = call
+        self.request = request
+    }
+
+    deinit {
+        if case .deadline(let timer) = timing { timer.cancel() }
+        _ = call.update { [request] in $0.cancelled(request: request) }
+    }
+
+    func next() async throws -> Data? {
+        let chunk: Data?
+        do {
+            chunk = try await read()
+        } catch {
+            if case .deadline(let timer) = timing { timer.cancel() }
+            _ = call.failed(error, request: request, timerFired: false, deadline: nil)
+            throw error
+        }
+        if let chunk {
+            _ = call.update { $0.chunkArrived(chunk.count) }
+        } else {
+            if case .deadline(let timer) = timing { timer.cancel() }
+            _ = call.update { $0.bodyEnded(finishes: true) }
+        }
+        return chunk
+    }
+
+    /// The next chunk, read under the timer if there is one.
+    private func read() async throws -> Data? {
+        let upstream = self.upstream
+        let timer: DeadlineTimer
+        switch timing {
+        case nil: return try await upstream.next()
+        case .deadline(let callTimer): timer = callTimer
+        case .idle(let duration): timer = DeadlineTimer(deadline: .now + duration)
+        }
+        let outcome = await timer.run { try await upstream.next() }
+        if case .idle = timing { timer.cancel() }
+        if outcome.timedOut { throw TransportError(.timedOut) }
+        return try outcome.result.get()
+    }
+}

@@ -1,0 +1,236 @@
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import Strata
+
+/// The call's state machine driven with events alone, no I/O: every transition, and the
+/// races where two endings meet (the first wins).
+@Suite struct CallStateTests {
+    static let request = HTTPRequest(method: .get, scheme: "http", authority: "example.com", path: "/user")
+    static let head = HTTPResponse(status: .ok)
+
+    /// A state at `stage`, reached through the events that lead there.
+    static func state(at stage: String) -> CallState {
+        var state = CallState(baseLogger: nil, requestID: 1)
+        if stage == "created" { return state }
+        state.encodingStarted()
+        if stage == "encoding" { return state }
+        state.requestSent()
+        if stage == "waitingForHead" { return state }
+        _ = state.headArrived(head)
+        if stage == "readingBody" { return state }
+        _ = state.bodyEnded(adding: 3, finishes: false)
+        if stage == "bodyRead" { return state }
+        _ = state.finished()
+        return state
+    }
+
+    static func name(_ stage: CallState.Stage) -> String {
+        switch stage {
+        case .created: "created"
+        case .encoding: "encoding"
+        case .waitingForHead: "waitingForHead"
+        case .readingBody: "readingBody"
+        case .bodyRead: "bodyRead"
+        case .finished: "finished"
+        case .failed(let error): "failed(\(error.kind), \(error.transportError.map { Self.kindName($0.kind) } ?? "-"))"
+        case .cancelled(let error): "cancelled(\(error.kind))"
+        }
+    }
+
+    static func kindName(_ kind: TransportError.Kind) -> String {
+        switch kind {
+        case .timedOut: "timedOut"
+        case .connectionRefused: "connectionRefused"
+        case .other: "other"
+        default: kind.description
+        }
+    }
+
+    static func name(_ action: CallState.Action) -> String {
+        switch action {
+        case .proceed: "proceed"
+        case .fail(let error): "fail(\(error.kind))"
+        }
+    }
+
+    @Test func aBufferedCallGoesFromCreatedToFinished() {
+        var state = CallState(baseLogger: nil, requestID: 1)
+        #expect(Self.name(state.stage) == "created")
+        state.encodingStarted()
+        #expect(Self.name(state.stage) == "encoding")
+        state.requestSent()
+        #expect(Self.name(state.stage) == "waitingForHead")
+        #expect(state.response == nil)
+        #expect(Self.name(state.headArrived(Self.head)) == "proceed")
+        #expect(Self.name(state.stage) == "readingBody")
+        #expect(state.response?.status == .ok)
+        #expect(Self.name(state.chunkArrived(5)) == "proceed")
+        #expect(Self.name(state.bodyEnded(adding: 7, finishes: false)) == "proceed")
+        #expect(Self.name(state.stage) == "bodyRead")
+        #expect(state.bodyBytes == 12)
+        #expect(Self.name(state.finished()) == "proceed")
+        #expect(Self.name(state.stage) == "finished")
+        #expect(state.hasEnded)
+        #expect(state.error == nil)
+    }
+
+    @Test func aRequestSentAsItIsSkipsEncodingAndAStreamedBodyFinishesTheCall() {
+        var state = CallState(baseLogger: nil, requestID: 1)
+        state.requestSent()
+        #expect(Self.name(state.stage) == "waitingForHead")
+        _ = state.headArrived(Self.head)
+        // The client hands the body to the caller: ending the call there leaves it reading.
+        #expect(Self.name(state.finished()) == "proceed")
+        #expect(Self.name(state.stage) == "readingBody")
+        #expect(Self.name(state.bodyEnded(finishes: true)) == "proceed")
+        #expect(Self.name(state.stage) == "finished")
+    }
+
+    /// The deadline in each stage: a timeout whose phase is where the call was; a call that
+    /// finished stays finished.
+    @Test(arguments: [
+        ("created", "failed(transport, timedOut)", "awaitingHead"),
+        ("encoding", "failed(transport, timedOut)", "awaitingHead"),
+        ("waitingForHead", "failed(transport, timedOut)", "awaitingHead"),
+        ("readingBody", "failed(transport, timedOut)", "readingBody"),
+        ("bodyRead", "failed(transport, timedOut)", "readingBody"),
+        ("finished", "finished", "-"),
+    ])
+    func theDeadlineInEachStage(stage: String, after: String, phase: String) {
+        var state = Self.state(at: stage)
+        let action = state.deadlinePassed(request: Self.request)
+        #expect(Self.name(state.stage) == after)
+        #expect(Self.name(action) == (stage == "finished" ? "proceed" : "fail(transport)"))
+        #expect((state.error?.phase).map { "\($0 == .awaitingHead ? "awaitingHead" : "readingBody")" } ?? "-" == phase)
+    }
+
+    @Test(arguments: ["created", "encoding", "waitingForHead", "readingBody", "bodyRead", "finished"])
+    func aCancellationInEachStage(stage: String) {
+        var state = Self.state(at: stage)
+        let action = state.cancelled(request: Self.request)
+        if stage == "finished" {
+            #expect(Self.name(action) == "proceed")
+            #expect(Self.name(state.stage) == "finished")
+        } else {
+            #expect(Self.name(action) == "fail(cancelled)")
+            #expect(Self.name(state.stage) == "cancelled(cancelled)")
+            #expect(state.error?.request?.path == "/user")
+            #expect(state.error?.response?.status == (["readingBody", "bodyRead"].contains(stage) ? .ok : nil))
+        }
+    }
+
+    /// The race of the deadline and the head: the deadline first makes the call a timeout,
+    /// and the late head is refused with that timeout; the head first, then the deadline,
+    /// is a timeout while reading the body.
+    @Test func theDeadlineAndTheHeadRace() {
+        var late = Self.state(at: "waitingForHead")
+        _ = late.deadlinePassed(request: Self.request)
+        #expect(Self.name(late.headArrived(Self.head)) == "fail(transport)")
+        #expect(Self.name(late.stage) == "failed(transport, timedOut)")
+        #expect(late.error?.phase == .awaitingHead)
+        #expect(late.response == nil)
+
+        var early = Self.state(at: "waitingForHead")
+        _ = early.headArrived(Self.head)
+        _ = early.deadlinePassed(request: Self.request)
+        #expect(early.error?.phase == .readingBody)
+        #expect(early.error?.response?.status == .ok)
+    }
+
+    /// The race of a cancellation and the end of the body: whichever comes first decides.
+    @Test func aCancellationAndTheBodyEndRace() {
+        var endedFirst = Self.state(at: "readingBody")
+        _ = endedFirst.bodyEnded(adding: 1, finishes: true)
+        #expect(Self.name(endedFirst.cancelled(request: Self.request)) == "proceed")
+        #expect(Self.name(endedFirst.stage) == "finished")
+
+        var cancelledFirst = Self.state(at: "readingBody")
+        _ = cancelledFirst.cancelled(request: Self.request)
+        #expect(Self.name(cancelledFirst.bodyEnded(adding: 1, finishes: true)) == "fail(cancelled)")
+        #expect(Self.name(cancelledFirst.chunkArrived(4)) == "fail(cancelled)")
+        #expect(Self.name(cancelledFirst.stage) == "cancelled(cancelled)")
+        #expect(cancelledFirst.bodyBytes == 0)
+    }
+
+    /// The race of the deadline and a cancellation: the first ending stays.
+    @Test func theDeadlineAndACancellationRace() {
+        var deadlineFirst = Self.state(at: "waitingForHead")
+        _ = deadlineFirst.deadlinePassed(request: Self.request)
+        #expect(Self.name(deadlineFirst.cancelled(request: Self.request)) == "fail(transport)")
+        #expect(Self.name(deadlineFirst.stage) == "failed(transport, timedOut)")
+
+        var cancelFirst = Self.state(at: "waitingForHead")
+        _ = cancelFirst.cancelled(request: Self.request)
+        #expect(Self.name(cancelFirst.deadlinePassed(request: Self.request)) == "fail(cancelled)")
+        #expect(Self.name(cancelFirst.stage) == "cancelled(cancelled)")
+    }
+
+    /// A failure is classified once: the deadline makes any failure a timeout; a
+    /// cancellation error is a cancellation; a body too large is `bodyTooLarge`; an unknown
+    /// error is a transport failure, or a cancellation when the calling task was cancelled;
+    /// a later failure gets the first one's error.
+    @Test func failuresAreClassifiedOnceAndTheFirstWins() {
+        struct Odd: Error {}
+        func classify(_ cause: any Error, deadline: Bool = false, taskCancelled: Bool = false) -> String {
+            var state = Self.state(at: "waitingForHead")
+            let error = state.failed(
+                cause, request: Self.request, deadlinePassed: deadline, taskCancelled: taskCancelled)
+            #expect(state.error?.kind == error.kind)
+            return "\(error.kind) \(error.transportError.map { Self.kindName($0.kind) } ?? "-")"
+        }
+        #expect(classify(CancellationError()) == "cancelled -")
+        #expect(classify(CancellationError(), deadline: true) == "transport timedOut")
+        #expect(classify(MessageBodyError.tooLarge(limit: 8)) == "bodyTooLarge -")
+        #expect(classify(TransportError(.connectionRefused)) == "transport connectionRefused")
+        #expect(classify(TransportError(.connectionRefused), taskCancelled: true) == "cancelled -")
+        #expect(classify(TransportError(.timedOut), taskCancelled: true) == "transport timedOut")
+        #expect(classify(Odd()) == "transport other")
+        #expect(classify(Odd(), taskCancelled: true) == "cancelled -")
+        #expect(classify(StrataError(.encoding)) == "encoding -")
+
+        var state = Self.state(at: "readingBody")
+        let first = state.failed(Odd(), request: Self.request, deadlinePassed: false, taskCancelled: false)
+        let second = state.failed(
+            CancellationError(), request: Self.request, deadlinePassed: true, taskCancelled: true)
+        #expect(first.phase == .readingBody)
+        #expect(second.kind == .transport)
+        #expect(second.transportError?.kind == .other)
+        #expect(Self.name(state.finished()) == "fail(transport)")
+        #expect(state.ended(with: StrataError(.mapping)).kind == .transport)
+    }
+
+    /// A validation or parse failure after the body ends the call with that error.
+    @Test func aFailureAfterTheBodyEndsTheCallWithIt() {
+        var state = Self.state(at: "bodyRead")
+        #expect(state.ended(with: StrataError(.unacceptableStatus)).kind == .unacceptableStatus)
+        #expect(Self.name(state.stage) == "failed(unacceptableStatus, -)")
+        #expect(Self.name(state.finished()) == "fail(unacceptableStatus)")
+    }
+
+    /// An attempt's deadline fails the attempt, not the call, until the head arrived.
+    @Test(arguments: [
+        ("created", true), ("encoding", true), ("waitingForHead", true), ("readingBody", false),
+        ("bodyRead", false), ("finished", false),
+    ])
+    func theAttemptDeadline(stage: String, failsTheAttempt: Bool) {
+        let state = Self.state(at: stage)
+        #expect((state.attemptDeadlinePassed()?.kind == .timedOut) == failsTheAttempt)
+        #expect(Self.name(state.stage) == Self.name(Self.state(at: stage).stage))
+    }
+
+    /// What the call gathered goes out once.
+    @Test func theClientsValuesAreHandedOverOnce() {
+        enum Note: CallValueKey { typealias Value = Int }
+        var state = CallState(baseLogger: nil, requestID: 1)
+        state.records[Note.self] = 1
+        state.clientValues[Note.self] = 2
+        let first = state.handOver()
+        #expect(first.records[Note.self] == 1)
+        #expect(first.clientValues[Note.self] == 2)
+        let second = state.handOver()
+        #expect(second.records[Note.self] == 1)
+        #expect(second.clientValues[Note.self] == nil)
+    }
+}
