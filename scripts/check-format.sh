@@ -7,7 +7,7 @@
 # (Tests/StrataDocTests/DocExamples.swift opts out: scripts/doc-examples.py writes it.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-paths=(Sources Tests Benchmarks Package.swift)
+paths=(Sources Tests Benchmarks Package.swift Examples/TagFeature/Sources Examples/TagFeature/Tests Examples/TagFeature/Package.swift)
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 # Format a copy and compare: lint alone does not see every layout difference.

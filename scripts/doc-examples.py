@@ -118,6 +118,13 @@ CONTEXT: dict[str, Context] = {
         let request = RequestDescription(route: "https://api.example.com/users/42")
         """
     ),
+    "Sources/Strata/Concurrency/DeadlineTimer.swift#1": Context(
+        declarations="""
+        let context = MiddlewareContext(deadline: .now + .seconds(1))
+        struct Tokens: Sendable { func fresh() async throws -> String { "token" } }
+        let tokens = Tokens()
+        """
+    ),
     "Sources/Strata/Interface/StrataError.swift#1": Context(
         declarations="""
         struct User: Decodable { let name: String }

@@ -92,9 +92,12 @@ func example_Strata_Client_Networker_1() async throws {
 
 /// `Sources/Strata/Concurrency/DeadlineTimer.swift`, example 1 (line 215).
 func example_Strata_Concurrency_DeadlineTimer_1() async throws {
+    let context = MiddlewareContext(deadline: .now + .seconds(1))
+    struct Tokens: Sendable { func fresh() async throws -> String { "token" } }
+    let tokens = Tokens()
     // doc-example: Sources/Strata/Concurrency/DeadlineTimer.swift#1
     // A step waiting for something of its own within the call's deadline:
-    let outcome = await Deadline.run(until: context.deadline) { try await tokens.next() }
+    let outcome = await Deadline.run(until: context.deadline) { try await tokens.fresh() }
     if outcome.timedOut { throw TransportError(.timedOut) }
     let token = try outcome.result.get()
     // A backoff that leaves nothing behind when the task is cancelled:

@@ -86,10 +86,9 @@ public struct Networker: Sendable {
     /// ``middleware``.
     public let steps: [any Middleware]
     let chain: MiddlewareNext
-    /// Whether calls run up to the response head in the caller's task: the transport
-    /// enforces the deadline and every step bounds its own waits
-    /// (``Middleware/boundsItsWaits``).
-    let runsInline: Bool
+    /// Whether the transport enforces the deadline and every step bounds its own waits
+    /// (``Middleware/boundsItsWaits``): see ``runsInline(_:)``.
+    private let stepsBoundTheirWaits: Bool
 
     /// Creates a client.
     public init(
@@ -104,7 +103,7 @@ public struct Networker: Sendable {
             configuration.defaultMiddleware.filter { !own.contains(ObjectIdentifier(type(of: $0))) } + middleware
         self.steps = steps
         self.chain = Pipeline.chain(steps, transport: transport)
-        self.runsInline = transport.enforcesDeadline && steps.allSatisfy(\.boundsItsWaits)
+        self.stepsBoundTheirWaits = transport.enforcesDeadline && steps.allSatisfy(\.boundsItsWaits)
     }
 
     /// The first of the client's ``steps`` that is a `Step`, or `nil` when it has none: how
@@ -232,7 +231,14 @@ public struct Networker: Sendable {
     ) async throws(StrataError) -> (HTTPResponse, Data) {
         try await context.call.buffered(
             request, body: body, context: context, chain: chain, limit: configuration.maxResponseBodySize,
-            inline: runsInline && context.attemptTimeout == nil)
+            inline: runsInline(context))
+    }
+
+    /// Whether the call `context` belongs to runs up to the response head in the caller's
+    /// task: the transport enforces the deadline, every step bounds its own waits, and the
+    /// call has no attempt timeout (which only the client enforces).
+    func runsInline(_ context: MiddlewareContext) -> Bool {
+        stepsBoundTheirWaits && context.attemptTimeout == nil
     }
 
     /// The context for one load of `endpoint` started at `start`.

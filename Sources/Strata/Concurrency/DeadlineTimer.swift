@@ -213,7 +213,7 @@ private struct Outcome<Value: Sendable>: Sendable {
 ///
 /// ```swift
 /// // A step waiting for something of its own within the call's deadline:
-/// let outcome = await Deadline.run(until: context.deadline) { try await tokens.next() }
+/// let outcome = await Deadline.run(until: context.deadline) { try await tokens.fresh() }
 /// if outcome.timedOut { throw TransportError(.timedOut) }
 /// let token = try outcome.result.get()
 /// // A backoff that leaves nothing behind when the task is cancelled:

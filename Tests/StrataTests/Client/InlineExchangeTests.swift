@@ -41,12 +41,16 @@ import Testing
     static let bounded = BoundedTransport { (HTTPResponse(status: .ok), MessageBody("ok")) }
 
     @Test func onlyStrataStepsOverATransportThatBoundsItsRequestsRunInline() {
-        #expect(Networker(transport: Self.bounded).runsInline)
-        #expect(Networker(transport: Self.bounded, middleware: .resilient()).runsInline)
-        #expect(Networker(transport: Self.bounded, middleware: [CacheMiddleware(store: MemoryCacheStore())]).runsInline)
-        #expect(!Networker(transport: Self.bounded, middleware: [AppStep()]).runsInline)
-        #expect(!Networker(transport: Self.bounded, middleware: [CacheMiddleware(store: AppStore())]).runsInline)
-        #expect(!Networker(transport: ClosureTransport.json("{}")).runsInline)
+        #expect(Networker(transport: Self.bounded).runsInline(MiddlewareContext()))
+        #expect(Networker(transport: Self.bounded, middleware: .resilient()).runsInline(MiddlewareContext()))
+        #expect(
+            Networker(transport: Self.bounded, middleware: [CacheMiddleware(store: MemoryCacheStore())]).runsInline(
+                MiddlewareContext()))
+        #expect(!Networker(transport: Self.bounded, middleware: [AppStep()]).runsInline(MiddlewareContext()))
+        #expect(
+            !Networker(transport: Self.bounded, middleware: [CacheMiddleware(store: AppStore())]).runsInline(
+                MiddlewareContext()))
+        #expect(!Networker(transport: ClosureTransport.json("{}")).runsInline(MiddlewareContext()))
     }
 
     @Test func anInlineCallStillStopsAStalledBodyAtTheDeadline() async {
@@ -56,7 +60,7 @@ import Testing
         var configuration = Networker.Configuration()
         configuration.timeout = .milliseconds(300)
         let networker = Networker(transport: transport, configuration: configuration)
-        #expect(networker.runsInline)
+        #expect(networker.runsInline(MiddlewareContext()))
         let start = ContinuousClock.now
         let error = await #expect(throws: StrataError.self) {
             try await networker.send(Endpoint<Data>(RequestDescription(route: "https://api.test/stalls")))

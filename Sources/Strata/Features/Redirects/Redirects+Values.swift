@@ -44,9 +44,6 @@ extension StrataError.Kind {
 }
 
 extension Networker.Configuration {
-    /// The steps a configuration installs by default: the redirect step.
-    static var standardMiddleware: [any Middleware] { [RedirectMiddleware()] }
-
     /// How redirects are followed: a ``RedirectMiddleware`` with this policy runs as the
     /// outermost step (in ``defaultMiddleware``), unless the client's middleware has one
     /// of its own. `nil` returns redirect responses as they are (then the default
