@@ -118,6 +118,13 @@ CONTEXT: dict[str, Context] = {
         let request = RequestDescription(route: "https://api.example.com/users/42")
         """
     ),
+    "Sources/Strata/Request/BodyParsing.swift#1": Context(
+        declarations="""
+        struct UserEntry: Codable, RawMappable { typealias Raw = JSON; let name: String }
+        struct User: DTODecodable { let name: String; static func from(dto: UserEntry) throws -> User { User(name: dto.name) } }
+        let bytes = Data(#"{"name":"Ann"}"#.utf8)
+        """
+    ),
     "Sources/Strata/Concurrency/DeadlineTimer.swift#1": Context(
         declarations="""
         let context = MiddlewareContext(deadline: .now + .seconds(1))

@@ -6,12 +6,12 @@ import Strata
 #endif
 
 /// The delegate of the sessions ``URLSessionTransport`` creates: it routes each task's
-/// events, by task identifier, to the ``TaskExchange`` registered for it, refuses
+/// events, by task identifier, to the ``SessionTaskRelay`` registered for it, refuses
 /// redirects, and ends authentication challenges.
 ///
 /// - **Responses and bodies**: the head, each chunk of the body, the request body's
-///   bytes sent and the completion go to the task's exchange. Tasks nobody registered (made directly on the session) are
-///   left alone; an exchange is forgotten when its task completes.
+///   bytes sent and the completion go to the task's relay. Tasks nobody registered (made directly on the session) are
+///   left alone; an relay is forgotten when its task completes.
 /// - **Redirects**: `urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:)`
 ///   answers `nil`, so the `3xx` response itself, with its `Location` and body, is
 ///   delivered; this holds for every task of the session.
@@ -19,7 +19,7 @@ import Strata
 ///   `WWW-Authenticate` header into a challenge, and without credentials to offer it
 ///   neither retries nor completes: the task hangs. So the challenge is cancelled (the
 ///   task completes with `URLError.cancelled` after the `401` and its body were
-///   delivered) and the exchange is told, so that it ends the body normally. TLS-level
+///   delivered) and the relay is told, so that it ends the body normally. TLS-level
 ///   challenges (server trust, client certificate) get default handling. On Apple
 ///   platforms every challenge gets default handling, as without a delegate: a `401`
 ///   the session cannot answer from its credential storage is delivered with its body.
@@ -34,7 +34,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         "NSURLAuthenticationMethodServerTrust", "NSURLAuthenticationMethodClientCertificate",
     ]
 
-    private let exchanges = Locked<[Int: TaskExchange]>([:])
+    private let relays = Locked<[Int: SessionTaskRelay]>([:])
     /// Whom the session trusts, when the transport was given a `ServerTrust`.
     private let trust: URLSessionTrust?
     /// The refusals of server trust, by task, until the task completes: its error then.
@@ -46,38 +46,38 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         self.trust = trust
     }
 
-    /// Routes the events of `task` to `exchange` until the task completes; call it
+    /// Routes the events of `task` to `relay` until the task completes; call it
     /// before resuming the task.
-    func register(_ exchange: TaskExchange, for task: URLSessionTask) {
-        exchanges.withLock { $0[task.taskIdentifier] = exchange }
+    func register(_ relay: SessionTaskRelay, for task: URLSessionTask) {
+        relays.withLock { $0[task.taskIdentifier] = relay }
     }
 
-    /// How many tasks have an exchange registered: none once every task has completed.
+    /// How many tasks have an relay registered: none once every task has completed.
     var registeredCount: Int {
-        exchanges.withLock { $0.count }
+        relays.withLock { $0.count }
     }
 
-    private func exchange(for task: URLSessionTask) -> TaskExchange? {
-        exchanges.withLock { $0[task.taskIdentifier] }
+    private func relay(for task: URLSessionTask) -> SessionTaskRelay? {
+        relays.withLock { $0[task.taskIdentifier] }
     }
 
-    /// Hands the response head to the task's exchange and lets the transfer go on.
+    /// Hands the response head to the task's relay and lets the transfer go on.
     func urlSession(
         _ session: URLSession,
         dataTask: URLSessionDataTask,
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        exchange(for: dataTask)?.receive(response)
+        relay(for: dataTask)?.receive(response)
         completionHandler(.allow)
     }
 
-    /// Hands a chunk of the body to the task's exchange.
+    /// Hands a chunk of the body to the task's relay.
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        exchange(for: dataTask)?.receive(data)
+        relay(for: dataTask)?.receive(data)
     }
 
-    /// Tells the task's exchange how much of the request body has been sent.
+    /// Tells the task's relay how much of the request body has been sent.
     func urlSession(
         _ session: URLSession,
         task: URLSessionTask,
@@ -85,14 +85,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {
-        exchange(for: task)?.sentBytesHandler?(totalBytesSent)
+        relay(for: task)?.sentBytesHandler?(totalBytesSent)
     }
 
-    /// Ends the task's exchange, with `error` when the task failed, and forgets it.
+    /// Ends the task's relay, with `error` when the task failed, and forgets it.
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let exchange = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        let relay = relays.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         let refusal = refusals.withLock { $0.removeValue(forKey: task.taskIdentifier) }
-        exchange?.complete(
+        relay?.complete(
             refusal.map { TransportError(tlsFailure: $0, underlying: error) } ?? error, response: task.response)
     }
 
@@ -157,7 +157,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             guard !Self.tlsMethods.contains(challenge.protectionSpace.authenticationMethod) else {
                 return .performDefaultHandling
             }
-            exchange(for: task)?.challengeCancelled(failureResponse: challenge.failureResponse as? HTTPURLResponse)
+            relay(for: task)?.challengeCancelled(failureResponse: challenge.failureResponse as? HTTPURLResponse)
             return .cancelAuthenticationChallenge
         #else
             return .performDefaultHandling

@@ -8,7 +8,7 @@ import Strata
 
 /// One request on a session whose delegate is a ``SessionDelegate``: a data or upload
 /// task without a completion handler, whose events the delegate routes to a
-/// ``TaskExchange``. ``run()`` returns when the head arrives; the body streams.
+/// ``SessionTaskRelay``. ``run()`` returns when the head arrives; the body streams.
 struct StreamedCall: Sendable {
     let session: URLSession
     let delegate: SessionDelegate
@@ -37,24 +37,24 @@ struct StreamedCall: Sendable {
     /// - Throws: `CancellationError`, or a ``TransportError`` classifying the failure
     ///   (``TransportError/Kind/timedOut`` at the deadline).
     func run(method: HTTPRequest.Method) async throws -> (HTTPResponse, MessageBody?) {
-        let exchange = TaskExchange(bufferLimit: bufferLimit, sentBytesHandler: sentBytesHandler)
+        let relay = SessionTaskRelay(bufferLimit: bufferLimit, sentBytesHandler: sentBytesHandler)
         let alarm = deadline.map {
             DeadlineAlarm(deadline: $0) {
-                exchange.stop(throwing: URLSessionTransport.deadlinePassed, beforeHeadOnly: true)
+                relay.stop(throwing: URLSessionTransport.deadlinePassed, beforeHeadOnly: true)
             }
         }
         defer { alarm?.cancel() }
-        // Owns the exchange from here on: leaving this function by an error, or dropping
+        // Owns the relay from here on: leaving this function by an error, or dropping
         // the body, stops it.
-        let chunks = URLSessionBodyChunks(exchange)
+        let chunks = URLSessionBodyChunks(relay)
         let delegate = self.delegate
         let task = makeTask()
         let response = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                exchange.start(task, continuation: continuation) { delegate.register($0, for: $1) }
+                relay.start(task, continuation: continuation) { delegate.register($0, for: $1) }
             }
         } onCancel: {
-            exchange.stop()
+            relay.stop()
         }
         let head = try URLSessionTransport.head(of: response)
         guard !head.cannotHaveBody(respondingTo: method) else {

@@ -11,7 +11,7 @@ public struct EndpointResponse<Value> {
     public let head: HTTPResponse
     /// The raw body bytes.
     public let body: Data
-    /// How long the exchange took, from encoding to parsed value.
+    /// How long the call took, from encoding to parsed value.
     public let duration: Duration
     /// What the call's steps reported, under their features' keys (see
     /// ``MiddlewareContext/record(_:for:)``); features read them back with accessors of

@@ -150,7 +150,7 @@ public struct Networker: Sendable {
     /// after it goes to ``background``, the call observers are told, and what the steps
     /// recorded comes back.
     func end(_ context: MiddlewareContext) -> CallValues {
-        let records = close(context, failure: nil).records
+        let records = close(context) { _ = $0.finished() }
         tellObservers(FinishedCall(records: records, error: nil))
         return records
     }
@@ -158,27 +158,23 @@ public struct Networker: Sendable {
     /// Ends the call `context` belongs to, which failed with `failure` (as ``end(_:)``
     /// does), and returns the error carrying what the call's steps recorded.
     func end(_ context: MiddlewareContext, failure: StrataError) -> StrataError {
-        let (records, ended) = close(context, failure: failure)
-        let error = (ended ?? failure).withRecords(records)
+        let records = close(context) { _ = $0.ended(with: failure) }
+        let error = failure.withRecords(records)
         tellObservers(FinishedCall(records: records, error: error))
         return error
     }
 
-    /// Ends the call (it finished, or it failed with `failure`), hands the work its steps
-    /// left for after it to ``background``, and returns what they recorded, with the error
-    /// the call ended with (the first ending wins: see ``CallState``).
-    private func close(
-        _ context: MiddlewareContext, failure: StrataError?
-    ) -> (records: CallValues, error: StrataError?) {
-        let (ended, gathered) = context.call.update { state in
-            var ended: StrataError?
-            if let failure { ended = state.ended(with: failure) } else { _ = state.finished() }
-            return (ended, state.handOver())
+    /// Ends the call with `ending` (an event for its ``CallState``), hands the work its
+    /// steps left for after it to ``background``, and returns what they recorded.
+    private func close(_ context: MiddlewareContext, _ ending: (inout CallState) -> Void) -> CallValues {
+        let gathered = context.call.update { state in
+            ending(&state)
+            return state.handOver()
         }
         for followUp in gathered.clientValues[FollowUp.Key.self] ?? [] {
             background.start(id: followUp.id) { [self] in await followUp.work(self) }
         }
-        return (gathered.records, ended)
+        return gathered.records
     }
 
     private func tellObservers(_ call: FinishedCall) {
@@ -195,7 +191,7 @@ public struct Networker: Sendable {
         context: MiddlewareContext
     ) async throws(StrataError) -> (request: HTTPRequest, head: HTTPResponse, body: Data) {
         let encoded = try encode(request, jsonEncoder: jsonEncoder, for: context)
-        let (head, body) = try await exchange(encoded.head, body: encoded.body, context: context)
+        let (head, body) = try await buffered(encoded.head, body: encoded.body, context: context)
         try (validation ?? configuration.validation)
             .validate(head, body: body, for: encoded.head, errorBodyLimit: configuration.errorBodyLimit)
         return (encoded.head, head, body)
@@ -224,7 +220,7 @@ public struct Networker: Sendable {
 
     /// Runs the chain and reads the whole body, within the call's deadline (see
     /// ``Call/buffered(_:body:context:chain:limit:inline:)``).
-    func exchange(
+    func buffered(
         _ request: HTTPRequest,
         body: MessageBody?,
         context: MiddlewareContext

@@ -24,7 +24,7 @@ public final class AttemptReport: Sendable {
         self.outer = outer
     }
 
-    /// The HTTP version of the exchange as the OpenTelemetry conventions write it
+    /// The HTTP version of the attempt as the OpenTelemetry conventions write it
     /// (`1.0`, `1.1`, `2`, `3`); `nil` when the transport does not know it. Setting it sets
     /// the outer reports' too.
     public var protocolVersion: String? {

@@ -91,7 +91,7 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
         public static let middleware = Kind("middleware")
     }
 
-    /// Where in the exchange a transport failure happened, when it is known.
+    /// Where in the call a transport failure happened, when it is known.
     public struct Phase: Hashable, Sendable, CustomStringConvertible {
         /// A short phrase for logs, for example `reading the body`.
         public let description: String

@@ -101,7 +101,7 @@ public struct HARRecordingTransport: Transport {
     public func send(
         _ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?
     ) async throws -> (HTTPResponse, MessageBody?) {
-        let exchange = HARExchange(request: request, redaction: redaction, maxBodySize: maxBodySize)
+        let exchange = HAREntryRecording(request: request, redaction: redaction, maxBodySize: maxBodySize)
         let sent = body.map { exchange.requestBody.tee($0) }
         let report = AttemptReport(within: AttemptReport.current)
         let (response, responseBody) = try await AttemptReport.$current.withValue(report) {

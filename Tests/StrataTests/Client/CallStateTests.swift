@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Logging
 import Testing
 
 @testable import Strata
@@ -232,5 +233,31 @@ import Testing
         let second = state.handOver()
         #expect(second.records[Note.self] == 1)
         #expect(second.clientValues[Note.self] == nil)
+    }
+
+    /// The call's logger carries its number and the endpoint's attributes.
+    @Test func theCallsLoggerCarriesTheEndpointsAttributes() {
+        var state = CallState(baseLogger: nil, requestID: 7, attributes: ["priority": "high"])
+        let logger = state.callLogger()
+        #expect(logger[metadataKey: "strata.request"] == "7")
+        #expect(logger[metadataKey: "priority"] == "high")
+    }
+
+    /// A step of the client reads them there.
+    @Test func aStepSeesTheEndpointsAttributesOnTheCallsLogger() async throws {
+        struct Capture: Middleware {
+            let seen: Locked<String?>
+            func intercept(
+                _ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext, next: MiddlewareNext
+            ) async throws -> (HTTPResponse, MessageBody?) {
+                seen.withLock { $0 = context.logger[metadataKey: "priority"].map { "\($0)" } }
+                return try await next(request, body, context)
+            }
+        }
+        let seen = Locked<String?>(nil)
+        let networker = Networker(transport: ClosureTransport.json("{}"), middleware: [Capture(seen: seen)])
+        try await networker.send(
+            Endpoint<Void>(RequestDescription(route: "http://example.com/a")).attribute("priority", "high"))
+        #expect(seen.withLock { $0 } == "high")
     }
 }

@@ -116,14 +116,14 @@ public struct CacheMiddleware: Middleware {
         if request.method == .get, let key = CacheKey(request), let range = ByteRange(request.headerFields[.range]),
             !Self.hasValidators(request)
         {
-            let exchange = CachingExchange(cache: self, key: key, request: request, body: body, context: context)
+            let exchange = CacheLookup(cache: self, key: key, request: request, body: body, context: context)
             if exchange.requestDirectives.noStore { return try await next(request, body, context) }
             return try await exchange.ranged(range, next)
         }
         guard request.method == .get, let key = CacheKey(request), !Self.bypasses(request) else {
             return try await next(request, body, context)
         }
-        let exchange = CachingExchange(cache: self, key: key, request: request, body: body, context: context)
+        let exchange = CacheLookup(cache: self, key: key, request: request, body: body, context: context)
         if exchange.requestDirectives.noStore { return try await exchange.fetch(request, next) }
         let stored = await lookup(key, for: request, context)
         switch context.cache ?? configuration.strategy {
@@ -213,7 +213,7 @@ public struct CacheMiddleware: Middleware {
 }
 
 /// One `GET` through the cache: the request, its directives and the way on.
-struct CachingExchange {
+struct CacheLookup {
     let cache: CacheMiddleware
     let key: CacheKey
     let request: HTTPRequest

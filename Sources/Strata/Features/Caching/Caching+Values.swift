@@ -76,7 +76,7 @@ extension MiddlewareContext {
             let context = networker.makeContext(
                 deadline: deadline, attemptTimeout: attemptTimeout, attributes: attributes, options: options)
             do {
-                _ = try await networker.exchange(request, body: nil, context: context)
+                _ = try await networker.buffered(request, body: nil, context: context)
             } catch {
                 context.logger.debug("cache revalidation failed", metadata: ["strata.cache.error": "\(error)"])
             }

@@ -20,7 +20,7 @@ import Strata
 /// ignored. The cancellation is sent from a global dispatch queue: in
 /// `FoundationNetworking`, `URLSessionTask.cancel()` waits for the session's work queue,
 /// which a peer sending faster than the client reads can keep busy for seconds.
-final class TaskExchange: Sendable {
+final class SessionTaskRelay: Sendable {
     typealias HeadContinuation = CheckedContinuation<URLResponse, any Error>
     typealias ChunkContinuation = CheckedContinuation<Data?, any Error>
 
@@ -77,7 +77,7 @@ final class TaskExchange: Sendable {
     func start(
         _ task: URLSessionTask,
         continuation: HeadContinuation,
-        register: (TaskExchange, URLSessionTask) -> Void
+        register: (SessionTaskRelay, URLSessionTask) -> Void
     ) {
         let proceed = state.withLock { state in
             guard !state.stopped else { return false }
@@ -104,7 +104,7 @@ final class TaskExchange: Sendable {
 
     /// The next chunk of the body; `nil` at the end.
     /// - Throws: `CancellationError` once the caller gave up (also when the calling task
-    ///   is cancelled during the read, which stops the exchange), ``TransportError`` for
+    ///   is cancelled during the read, which stops the relay), ``TransportError`` for
     ///   a failed transfer or a full buffer.
     func next() async throws -> Data? {
         if let ready = takeReady() { return try ready.get() }
@@ -122,7 +122,7 @@ final class TaskExchange: Sendable {
         }
     }
 
-    /// Gives up on the exchange: a waiting caller or reader throws `error`
+    /// Gives up on the relay: a waiting caller or reader throws `error`
     /// (`CancellationError` unless told), the buffer is released, and the task is
     /// cancelled unless it already completed.
     /// - Parameter beforeHeadOnly: stop only while the head has not arrived (the deadline's

@@ -7,7 +7,7 @@ import Testing
 
 /// Which clients run their calls in the caller's task, and that such a call still ends at
 /// its deadline while the body is read.
-@Suite(.isTimed) struct InlineExchangeTests {
+@Suite(.isTimed) struct InlineCallTests {
     /// A transport that says it bounds its requests, answering with `respond`.
     struct BoundedTransport: Transport {
         let respond: @Sendable () -> (HTTPResponse, MessageBody?)

@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 import Strata
 
-/// One exchange being recorded: the request, then the head, then the end of the body.
-final class HARExchange: Sendable {
+/// One entry being recorded: the request, then the head, then the end of the body.
+final class HAREntryRecording: Sendable {
     private struct State {
         var response: HTTPResponse?
         var headAt: ContinuousClock.Instant?

@@ -4,7 +4,7 @@ import HTTPTypes
 /// A `GET` for one byte range through the cache (RFC 9111 §3.3–3.4, RFC 9110 §14): answered
 /// from a stored response that holds the bytes, else sent on, and a `206` that comes back
 /// stored and combined with the part already stored.
-extension CachingExchange {
+extension CacheLookup {
     /// Answers `range` from the complete stored response or the stored part when one is
     /// fresh, holds the bytes and passes the request's `If-Range`; otherwise sends the
     /// request and keeps what comes back: a `200` as any response, a `206` as a part.
