@@ -644,13 +644,13 @@ enum DocExample_Strata_Models_RawEncodable_1 {
 
 // MARK: - Sources/Strata/Request/BodyParsing.swift
 
-/// `Sources/Strata/Request/BodyParsing.swift`, example 1 (line 9).
+/// `Sources/Strata/Request/BodyParsing.swift`, example 1 (line 113).
 func example_Strata_Request_BodyParsing_1() async throws {
     struct UserEntry: Codable, RawMappable { typealias Raw = JSON; let name: String }
     struct User: DTODecodable { let name: String; static func from(dto: UserEntry) throws -> User { User(name: dto.name) } }
     let bytes = Data(#"{"name":"Ann"}"#.utf8)
     // doc-example: Sources/Strata/Request/BodyParsing.swift#1
-    let user: User = try BodyParsing.model(bytes, JSONDecoder())  // bytes → DTO → model
+    let user: User = try ModelParsing.model(bytes, JSONDecoder())  // bytes → DTO → model
     // end doc-example
     _ = user
 }

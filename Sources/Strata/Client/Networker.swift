@@ -150,7 +150,7 @@ public struct Networker: Sendable {
     /// after it goes to ``background``, the call observers are told, and what the steps
     /// recorded comes back.
     func end(_ context: MiddlewareContext) -> CallValues {
-        let records = close(context) { _ = $0.finished() }
+        let records = close(context, failure: nil)
         tellObservers(FinishedCall(records: records, error: nil))
         return records
     }
@@ -158,17 +158,18 @@ public struct Networker: Sendable {
     /// Ends the call `context` belongs to, which failed with `failure` (as ``end(_:)``
     /// does), and returns the error carrying what the call's steps recorded.
     func end(_ context: MiddlewareContext, failure: StrataError) -> StrataError {
-        let records = close(context) { _ = $0.ended(with: failure) }
+        let records = close(context, failure: failure)
         let error = failure.withRecords(records)
         tellObservers(FinishedCall(records: records, error: error))
         return error
     }
 
-    /// Ends the call with `ending` (an event for its ``CallState``), hands the work its
-    /// steps left for after it to ``background``, and returns what they recorded.
-    private func close(_ context: MiddlewareContext, _ ending: (inout CallState) -> Void) -> CallValues {
+    /// Ends the call (it finished, or it failed with `failure`: its state records the first
+    /// ending), hands the work its steps left for after it to ``background``, and returns
+    /// what they recorded.
+    private func close(_ context: MiddlewareContext, failure: StrataError?) -> CallValues {
         let gathered = context.call.update { state in
-            ending(&state)
+            if let failure { _ = state.ended(with: failure) } else { _ = state.finished() }
             return state.handOver()
         }
         for followUp in gathered.clientValues[FollowUp.Key.self] ?? [] {

@@ -1,37 +1,30 @@
 import Foundation
 import HTTPTypes
 
-/// The parse steps behind ``Endpoint``'s constructors, public so that a feature reading
-/// bodies or records of its own (an event stream, a message on a socket) reads every model
-/// kind by the same rules:
+/// The parse steps behind ``Endpoint``'s constructors. They live in plain generic
+/// functions, so the endpoints' `@Sendable` parse closures capture no metatypes.
 ///
-/// ```swift
-/// let user: User = try BodyParsing.model(bytes, JSONDecoder())  // bytes → DTO → model
-/// ```
-///
-/// They live in plain generic functions, so the endpoints' `@Sendable` parse closures
-/// capture no metatypes. Every model kind follows one rule for an empty response body (a
-/// 204 or 205, or zero bytes): an `Optional` response is `nil`; any other type is read as
-/// usual, and when that fails the ``MappingError`` says the body was empty. Each throws a
-/// ``MappingError`` naming the type, whose ``MappingError/layer`` says which layer failed.
-public enum BodyParsing {
-    /// A response's body → `T` with the JSON decoder, by the empty-body rule.
-    public static func decodable<T: Decodable>(_ response: RawResponse, _ decoder: JSONDecoder) throws -> T {
+/// Every model kind follows one rule for an empty body (a 204 or 205, or zero bytes):
+/// an `Optional` response is `nil`; any other type is read as usual, and when that
+/// fails the ``MappingError`` says the body was empty.
+enum BodyParsing {
+    /// Bytes → `T` with the JSON decoder.
+    static func decodable<T: Decodable>(_ response: RawResponse, _ decoder: JSONDecoder) throws -> T {
         try readingBody(of: response) { body in try decodable(body, decoder) }
     }
 
-    /// A response's body → raw-layer model, by the empty-body rule.
-    public static func raw<T: RawDecodable>(_ response: RawResponse, _ decoder: JSONDecoder) throws -> T {
+    /// Bytes → raw-layer model.
+    static func raw<T: RawDecodable>(_ response: RawResponse, _ decoder: JSONDecoder) throws -> T {
         try readingBody(of: response) { body in try raw(body, decoder) }
     }
 
-    /// A response's body → DTO → application model, by the empty-body rule.
-    public static func model<T: DTODecodable>(_ response: RawResponse, _ decoder: JSONDecoder) throws -> T {
+    /// Bytes → DTO → application model.
+    static func model<T: DTODecodable>(_ response: RawResponse, _ decoder: JSONDecoder) throws -> T {
         try readingBody(of: response) { body in try model(body, decoder) }
     }
 
     /// Bytes → `T` with the JSON decoder, for any bytes (a body, a streamed record).
-    public static func decodable<T: Decodable>(_ bytes: Data, _ decoder: JSONDecoder) throws -> T {
+    static func decodable<T: Decodable>(_ bytes: Data, _ decoder: JSONDecoder) throws -> T {
         do {
             return try decoder.decode(T.self, from: bytes)
         } catch {
@@ -40,12 +33,12 @@ public enum BodyParsing {
     }
 
     /// Bytes → raw-layer model, for any bytes.
-    public static func raw<T: RawDecodable>(_ bytes: Data, _ decoder: JSONDecoder) throws -> T {
+    static func raw<T: RawDecodable>(_ bytes: Data, _ decoder: JSONDecoder) throws -> T {
         try T.decode(rawBody: bytes, using: decoder)
     }
 
     /// Bytes → DTO → application model, for any bytes.
-    public static func model<T: DTODecodable>(_ bytes: Data, _ decoder: JSONDecoder) throws -> T {
+    static func model<T: DTODecodable>(_ bytes: Data, _ decoder: JSONDecoder) throws -> T {
         let dto = try T.DTO.decode(rawBody: bytes, using: decoder)
         do {
             return try T.from(dto: dto)
@@ -111,4 +104,30 @@ protocol EmptyBodyAbsence {
 extension Optional: EmptyBodyAbsence {
     /// `nil`: no body, no value.
     static var absentValue: Wrapped? { nil }
+}
+
+/// The model readings of ``Endpoint``'s constructors, for a feature that reads bodies or
+/// records of its own (an event stream, a message on a socket) by the same rules:
+///
+/// ```swift
+/// let user: User = try ModelParsing.model(bytes, JSONDecoder())  // bytes → DTO → model
+/// ```
+///
+/// Each throws a ``MappingError`` naming the type, whose ``MappingError/layer`` says which
+/// layer failed.
+public enum ModelParsing {
+    /// Bytes → `T` with the JSON decoder.
+    public static func decodable<T: Decodable>(_ bytes: Data, _ decoder: JSONDecoder) throws -> T {
+        try BodyParsing.decodable(bytes, decoder)
+    }
+
+    /// Bytes → raw-layer model (`T.decode(rawBody:using:)`).
+    public static func raw<T: RawDecodable>(_ bytes: Data, _ decoder: JSONDecoder) throws -> T {
+        try BodyParsing.raw(bytes, decoder)
+    }
+
+    /// Bytes → DTO → application model.
+    public static func model<T: DTODecodable>(_ bytes: Data, _ decoder: JSONDecoder) throws -> T {
+        try BodyParsing.model(bytes, decoder)
+    }
 }

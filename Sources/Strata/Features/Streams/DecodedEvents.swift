@@ -76,14 +76,14 @@ extension AsyncSequence where Element == ServerSentEvent, Self: Sendable {
     public func decoding<T: Decodable & Sendable>(
         _ type: T.Type, decoder: JSONDecoder = .strataDefault(), until terminator: String? = nil
     ) -> DecodedEvents<Self, T> {
-        DecodedEvents(base: self, decoder: decoder, read: BodyParsing.decodable, terminator: terminator)
+        DecodedEvents(base: self, decoder: decoder, read: ModelParsing.decodable, terminator: terminator)
     }
 
     /// Each event's `data` as a raw-layer model (DTO), until `terminator`.
     public func decoding<T: RawDecodable & Sendable>(
         _ type: T.Type, decoder: JSONDecoder = .strataDefault(), until terminator: String? = nil
     ) -> DecodedEvents<Self, T> {
-        DecodedEvents(base: self, decoder: decoder, read: BodyParsing.raw, terminator: terminator)
+        DecodedEvents(base: self, decoder: decoder, read: ModelParsing.raw, terminator: terminator)
     }
 
     /// Each event's `data` read as the model's DTO and mapped to the model, until
@@ -91,7 +91,7 @@ extension AsyncSequence where Element == ServerSentEvent, Self: Sendable {
     public func decoding<T: DTODecodable & Sendable>(
         _ type: T.Type, decoder: JSONDecoder = .strataDefault(), until terminator: String? = nil
     ) -> DecodedEvents<Self, T> {
-        DecodedEvents(base: self, decoder: decoder, read: BodyParsing.model, terminator: terminator)
+        DecodedEvents(base: self, decoder: decoder, read: ModelParsing.model, terminator: terminator)
     }
 
     /// Each event's `data` as an application model that is also a raw DTO (read as the
@@ -99,6 +99,6 @@ extension AsyncSequence where Element == ServerSentEvent, Self: Sendable {
     public func decoding<T: DTODecodable & RawDecodable & Sendable>(
         _ type: T.Type, decoder: JSONDecoder = .strataDefault(), until terminator: String? = nil
     ) -> DecodedEvents<Self, T> {
-        DecodedEvents(base: self, decoder: decoder, read: BodyParsing.model, terminator: terminator)
+        DecodedEvents(base: self, decoder: decoder, read: ModelParsing.model, terminator: terminator)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads a record's bytes as a model; one of ``BodyParsing``'s readings.
+/// Reads a record's bytes as a model; one of ``ModelParsing``'s readings.
 typealias RecordReading<T> = @Sendable (Data, JSONDecoder) throws -> T
 
 /// What the pieces of a ``DelimitedSplitter`` become: lines, JSON lines, JSON texts.

@@ -46,21 +46,21 @@ extension MessageBody {
     public func jsonLines<T: Decodable & Sendable>(
         of type: T.Type, decoder: JSONDecoder = .strataDefault(), maximumLineSize: Int = 1024 * 1024
     ) -> Records<T> {
-        jsonLines(limit: maximumLineSize, decoder: decoder, read: BodyParsing.decodable)
+        jsonLines(limit: maximumLineSize, decoder: decoder, read: ModelParsing.decodable)
     }
 
     /// The body as JSON Lines, each line a raw-layer model (DTO).
     public func jsonLines<T: RawDecodable & Sendable>(
         of type: T.Type, decoder: JSONDecoder = .strataDefault(), maximumLineSize: Int = 1024 * 1024
     ) -> Records<T> {
-        jsonLines(limit: maximumLineSize, decoder: decoder, read: BodyParsing.raw)
+        jsonLines(limit: maximumLineSize, decoder: decoder, read: ModelParsing.raw)
     }
 
     /// The body as JSON Lines, each line read as the model's DTO and mapped to the model.
     public func jsonLines<T: DTODecodable & Sendable>(
         of type: T.Type, decoder: JSONDecoder = .strataDefault(), maximumLineSize: Int = 1024 * 1024
     ) -> Records<T> {
-        jsonLines(limit: maximumLineSize, decoder: decoder, read: BodyParsing.model)
+        jsonLines(limit: maximumLineSize, decoder: decoder, read: ModelParsing.model)
     }
 
     /// The body as JSON Lines, each line an application model that is also a raw DTO:
@@ -68,7 +68,7 @@ extension MessageBody {
     public func jsonLines<T: DTODecodable & RawDecodable & Sendable>(
         of type: T.Type, decoder: JSONDecoder = .strataDefault(), maximumLineSize: Int = 1024 * 1024
     ) -> Records<T> {
-        jsonLines(limit: maximumLineSize, decoder: decoder, read: BodyParsing.model)
+        jsonLines(limit: maximumLineSize, decoder: decoder, read: ModelParsing.model)
     }
 
     /// The body as a JSON text sequence (RFC 7464, `application/json-seq`): records that
@@ -86,14 +86,14 @@ extension MessageBody {
     public func jsonSequence<T: Decodable & Sendable>(
         of type: T.Type, decoder: JSONDecoder = .strataDefault(), maximumRecordSize: Int = 1024 * 1024
     ) -> Records<T> {
-        jsonSequence(limit: maximumRecordSize, decoder: decoder, read: BodyParsing.decodable)
+        jsonSequence(limit: maximumRecordSize, decoder: decoder, read: ModelParsing.decodable)
     }
 
     /// The body as a JSON text sequence, each record a raw-layer model (DTO).
     public func jsonSequence<T: RawDecodable & Sendable>(
         of type: T.Type, decoder: JSONDecoder = .strataDefault(), maximumRecordSize: Int = 1024 * 1024
     ) -> Records<T> {
-        jsonSequence(limit: maximumRecordSize, decoder: decoder, read: BodyParsing.raw)
+        jsonSequence(limit: maximumRecordSize, decoder: decoder, read: ModelParsing.raw)
     }
 
     /// The body as a JSON text sequence, each record read as the model's DTO and mapped
@@ -101,7 +101,7 @@ extension MessageBody {
     public func jsonSequence<T: DTODecodable & Sendable>(
         of type: T.Type, decoder: JSONDecoder = .strataDefault(), maximumRecordSize: Int = 1024 * 1024
     ) -> Records<T> {
-        jsonSequence(limit: maximumRecordSize, decoder: decoder, read: BodyParsing.model)
+        jsonSequence(limit: maximumRecordSize, decoder: decoder, read: ModelParsing.model)
     }
 
     /// The body as a JSON text sequence, each record an application model that is also a
@@ -109,6 +109,6 @@ extension MessageBody {
     public func jsonSequence<T: DTODecodable & RawDecodable & Sendable>(
         of type: T.Type, decoder: JSONDecoder = .strataDefault(), maximumRecordSize: Int = 1024 * 1024
     ) -> Records<T> {
-        jsonSequence(limit: maximumRecordSize, decoder: decoder, read: BodyParsing.model)
+        jsonSequence(limit: maximumRecordSize, decoder: decoder, read: ModelParsing.model)
     }
 }
