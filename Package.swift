@@ -17,6 +17,7 @@ enum Integration: String, CaseIterable {
     case sqliteCache = "SQLiteCache"
     case swinject = "Swinject"
     case observability = "Observability"
+    case webSocket = "WebSocket"
 
     var trait: Trait {
         let what =
@@ -27,6 +28,8 @@ enum Integration: String, CaseIterable {
             case .swinject: "StrataSwinject: a Swinject assembly for the client and its parts (Swinject)."
             case .observability:
                 "StrataObservability: spans and metrics per attempt (swift-distributed-tracing, swift-metrics)."
+            case .webSocket:
+                "StrataAsyncHTTPClient's WebSockets (swift-websocket): Networker.webSocket over SwiftNIO."
             }
         return .trait(name: rawValue, description: what)
     }
@@ -78,6 +81,9 @@ let package = Package(
         // Graceful server shutdown.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),  // the persistent cache store only
+        // WebSockets over SwiftNIO (the WebSocket trait), and the tests' WebSocket server.
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/Swinject/Swinject", from: "2.10.0"),  // StrataSwinject only
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),  // StrataObservability
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),  // StrataObservability
@@ -126,6 +132,9 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),  // ServerTrust as TLSConfiguration
                 "StrataNIOSSL",
+                // WebSockets: the handshake (NIOWebSocket) and the protocol after it (WSCore).
+                Integration.webSocket.product("NIOWebSocket", package: "swift-nio"),
+                Integration.webSocket.product("WSCore", package: "swift-websocket"),
             ]
         ),
         // What the AsyncHTTPClient transport and StrataGRPC share about swift-nio-ssl: its TLS
@@ -424,6 +433,11 @@ let package = Package(
                 Integration.observability.product("InMemoryTracing", package: "swift-distributed-tracing"),
                 Integration.observability.product("Tracing", package: "swift-distributed-tracing"),
                 Integration.observability.product("MetricsTestKit", package: "swift-metrics"),
+                .product(name: "PropertyBased", package: "swift-property-based"),  // WebSocket targets
+                Integration.webSocket.product("HummingbirdWebSocket", package: "hummingbird-websocket"),
+                Integration.webSocket.product("WSCore", package: "swift-websocket"),
+                Integration.webSocket.product("NIOWebSocket", package: "swift-nio"),
+                Integration.webSocket.product("NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // StrataOpenAPI both ways, against the in-process demo server.

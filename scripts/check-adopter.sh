@@ -30,7 +30,7 @@ allowed=(
 # trait → the product it enables.
 integrations=(
     GRPC:StrataGRPC OpenAPI:StrataOpenAPI SQLiteCache:StrataSQLiteCache
-    Swinject:StrataSwinject Observability:StrataObservability
+    Swinject:StrataSwinject Observability:StrataObservability WebSocket:StrataAsyncHTTPClient
 )
 
 build=false

@@ -118,6 +118,11 @@ CONTEXT: dict[str, Context] = {
         let request = RequestDescription(route: "https://api.example.com/users/42")
         """
     ),
+    "Sources/Strata/Features/WebSockets/WebSocket.swift#1": Context(
+        declarations="""
+        let networker = Networker(transport: MockTransport())
+        """
+    ),
     "Sources/Strata/Request/BodyParsing.swift#1": Context(
         declarations="""
         struct UserEntry: Codable, RawMappable { typealias Raw = JSON; let name: String }

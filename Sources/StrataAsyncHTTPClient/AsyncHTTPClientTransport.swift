@@ -56,7 +56,7 @@ public struct AsyncHTTPClientTransport: Transport {
     /// The client this transport created, shut down when the last copy is released.
     private let owner: OwnedClient?
     /// Whom `https` requests trust, per host; `nil`: the client's own TLS configuration.
-    private let trust: TrustConfigurations?
+    let trust: TrustConfigurations?
 
     /// Creates a transport that owns a new client on the shared event loop group.
     ///

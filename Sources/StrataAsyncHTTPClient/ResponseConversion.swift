@@ -44,15 +44,23 @@ extension HTTPResponse {
     /// - Throws: ``TransportError`` with kind ``TransportError/Kind/other`` for a status
     ///   code outside `0...999`.
     init(_ response: HTTPClientResponse) throws {
-        let code = Int(response.status.code)
+        try self.init(
+            code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase, headers: response.headers)
+    }
+
+    /// A head from NIO's parts: status, reason phrase and header fields (fields whose names
+    /// are not valid HTTP tokens are dropped).
+    /// - Throws: ``TransportError`` with kind ``TransportError/Kind/other`` for a status
+    ///   code outside `0...999`.
+    init(code: Int, reasonPhrase: String, headers: HTTPHeaders) throws {
         guard (0...999).contains(code) else { throw TransportError(.other) }
         var fields = HTTPFields()
-        fields.reserveCapacity(response.headers.count)
-        for (name, value) in response.headers {
+        fields.reserveCapacity(headers.count)
+        for (name, value) in headers {
             guard let fieldName = HTTPField.Name(name) else { continue }
             fields.append(HTTPField(name: fieldName, value: value))
         }
-        self.init(status: Status(code: code, reasonPhrase: response.status.reasonPhrase), headerFields: fields)
+        self.init(status: Status(code: code, reasonPhrase: reasonPhrase), headerFields: fields)
     }
 }
 

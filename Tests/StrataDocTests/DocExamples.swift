@@ -7,8 +7,8 @@
 // `python3 scripts/doc-examples.py`; DocExamplesAreCurrentTests fails when this file is stale.
 //
 // Skipped by a `doc-examples: skip` marker:
-// - README.md#adding-strata (line 50): Package.swift lines: PackageDescription cannot be imported by a test
-// - README.md#adding-strata-2 (line 66): Package.swift lines: PackageDescription cannot be imported by a test
+// - README.md#adding-strata (line 51): Package.swift lines: PackageDescription cannot be imported by a test
+// - README.md#adding-strata-2 (line 67): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/Strata/Documentation.docc/GRPC.md#overview (line 66): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
 // - Sources/Strata/Documentation.docc/GRPC.md#overview-2 (line 105): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
 // - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package (line 15): Package.swift lines: PackageDescription cannot be imported by a test
@@ -478,6 +478,21 @@ func example_Strata_Features_Transfers_Networker_Upload_1() async throws {
     // end doc-example
     _ = photo
     _ = receipt
+}
+
+// MARK: - Sources/Strata/Features/WebSockets/WebSocket.swift
+
+/// `Sources/Strata/Features/WebSockets/WebSocket.swift`, example 1 (line 7).
+func example_Strata_Features_WebSockets_WebSocket_1() async throws {
+    let networker = Networker(transport: MockTransport())
+    // doc-example: Sources/Strata/Features/WebSockets/WebSocket.swift#1
+    let socket = try await networker.webSocket(RequestDescription(route: "wss://chat.example.com/rooms/7"))
+    try await socket.send(text: "hello")
+    for try await message in socket.messages {
+        if case .text(let line) = message { print(line) }
+    }
+    // end doc-example
+    _ = socket
 }
 
 // MARK: - Sources/Strata/Interface/AttemptReport.swift
@@ -1140,7 +1155,7 @@ func example_StrataTesting_MockTransport_1() async throws {
 
 // MARK: - README.md
 
-/// `README.md`, example quick-start (line 107).
+/// `README.md`, example quick-start (line 109).
 func example_README_quick_start() async throws -> (url: String?, contentType: String?, body: Data?, userURL: String?) {
     // doc-example: README.md#quick-start
     // Raw layer: what the server sends. `typealias Raw = JSON` is all a Codable DTO needs.

@@ -29,6 +29,9 @@ extension Networker {
     ///     every line its steps log carries it.
     ///   - idleTimeout: the longest wait for each read of the body, for a body with no end
     ///     in sight (an event stream); `nil` to read it within the call's deadline.
+    ///   - transport: the transport the call ends in instead of the client's, after the
+    ///     client's steps: for a feature whose last step is not an HTTP exchange (a
+    ///     WebSocket's opening handshake); `nil` for the client's own.
     /// - Returns: the response head and its body (empty when the response has none).
     /// - Throws: ``StrataError`` naming the stage that failed: a transport failure, a
     ///   step's own error, a timeout, a cancellation.
@@ -38,7 +41,8 @@ extension Networker {
         options: CallValues = CallValues(),
         attributes: [String: String] = [:],
         logMetadata: Logger.Metadata = [:],
-        idleTimeout: Duration? = nil
+        idleTimeout: Duration? = nil,
+        through transport: (any Transport)? = nil
     ) async throws(StrataError) -> (HTTPResponse, MessageBody) {
         var context = makeContext(
             deadline: configuration.timeout.map { .now + $0 }, attemptTimeout: configuration.attemptTimeout,
@@ -49,6 +53,7 @@ extension Networker {
             context.logger = logger
         }
         do {
+            let chain = transport.map { Pipeline.chain(steps, transport: $0) } ?? self.chain
             let response = try await context.call.streamed(
                 request, body: body, context: context, chain: chain, idleTimeout: idleTimeout)
             _ = end(context)
