@@ -2,7 +2,7 @@ import HTTPTypes
 
 extension HTTPFields {
     /// The fields that carry credentials: `Authorization`, `Cookie` and
-    /// `Proxy-Authorization`; see ``MiddlewareContext/withholdsCredentials``.
+    /// `Proxy-Authorization`, which a redirect to another origin withholds.
     package static let credentialNames: [HTTPField.Name] = [.authorization, .cookie, .proxyAuthorization]
 
     /// The fields without the ones that carry credentials.
