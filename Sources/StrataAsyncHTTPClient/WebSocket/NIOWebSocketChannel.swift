@@ -16,10 +16,10 @@
     /// frames: swift-websocket then reads the rest of the close handshake itself, from the
     /// same inbound sequence, which takes one reader at a time.
     ///
-    /// `@unchecked Sendable`: everything mutable is in `state`, a ``Locked``; the inbound
-    /// iterator (not `Sendable`) is taken out of it by the one reading task and put back
-    /// after each message.
-    final class NIOWebSocketChannel: WebSocketChannel, @unchecked Sendable {
+    /// Everything mutable is in `state`, a ``Locked`` (which guards what is not `Sendable`
+    /// on its own: the inbound iterator is taken out of it by the one reading task and put
+    /// back after each message), so the class is `Sendable` as it is.
+    final class NIOWebSocketChannel: WebSocketChannel, Sendable {
         private struct State {
             /// The frames, while no read holds them.
             var inbound: WebSocketInboundStream.AsyncIterator?
