@@ -135,6 +135,8 @@ let package = Package(
                 // WebSockets: the handshake (NIOWebSocket) and the protocol after it (WSCore).
                 Integration.webSocket.product("NIOWebSocket", package: "swift-nio"),
                 Integration.webSocket.product("WSCore", package: "swift-websocket"),
+                Integration.webSocket.product("WSCompression", package: "swift-websocket"),  // permessage-deflate
+                Integration.webSocket.product("CompressNIO", package: "compress-nio"),  // its inflation bound
             ]
         ),
         // What the AsyncHTTPClient transport and StrataGRPC share about swift-nio-ssl: its TLS
@@ -376,6 +378,11 @@ let package = Package(
                 "StrataGRPCDemo",
                 Integration.grpc.product("GRPCCore", package: "grpc-swift-2"),
                 Integration.grpc.product("GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                // --websocket: raw WSClient vs Strata's WebSockets, against an in-process echo server.
+                Integration.webSocket.product("HummingbirdWebSocket", package: "hummingbird-websocket"),
+                Integration.webSocket.product("WSClient", package: "swift-websocket"),
+                .product(name: "Logging", package: "swift-log"),  // the raw client's and the server's loggers
+                Integration.webSocket.product("WSCore", package: "swift-websocket"),
             ]
         ),
         // The load gate the test targets share (they run in one process).
@@ -435,6 +442,8 @@ let package = Package(
                 Integration.observability.product("MetricsTestKit", package: "swift-metrics"),
                 .product(name: "PropertyBased", package: "swift-property-based"),  // WebSocket targets
                 Integration.webSocket.product("HummingbirdWebSocket", package: "hummingbird-websocket"),
+                // the server's permessage-deflate
+                Integration.webSocket.product("WSCompression", package: "swift-websocket"),
                 Integration.webSocket.product("WSCore", package: "swift-websocket"),
                 Integration.webSocket.product("NIOWebSocket", package: "swift-nio"),
                 Integration.webSocket.product("NIOHTTP1", package: "swift-nio"),

@@ -118,9 +118,22 @@ CONTEXT: dict[str, Context] = {
         let request = RequestDescription(route: "https://api.example.com/users/42")
         """
     ),
+    "Sources/Strata/Features/WebSockets/DecodedWebSocketMessages.swift#1": Context(
+        declarations="""
+        struct PriceUpdate: Decodable, Sendable { let symbol: String; let price: Double }
+        let networker = Networker(transport: MockTransport())
+        let socket = try await networker.webSocket(RequestDescription(route: "wss://example.com/prices"))
+        """
+    ),
     "Sources/Strata/Features/WebSockets/WebSocket.swift#1": Context(
         declarations="""
         let networker = Networker(transport: MockTransport())
+        """
+    ),
+    "Sources/Strata/Features/WebSockets/WebSocketReconnection.swift#1": Context(
+        declarations="""
+        let networker = Networker(transport: MockTransport())
+        let request = RequestDescription(route: "wss://example.com/prices")
         """
     ),
     "Sources/Strata/Request/BodyParsing.swift#1": Context(
@@ -638,6 +651,33 @@ CONTEXT: dict[str, Context] = {
     "Sources/Strata/Documentation.docc/Transfers.md#overview-2": Context(
         parameters="networker: Networker, movieEndpoint: Endpoint<Data>",
         returns=("DownloadResult", "result"),
+    ),
+    "Sources/Strata/Documentation.docc/Migrating.md#from-alamofires-websocketrequest-2": Context(
+        declarations="""
+        let networker = Networker(transport: MockTransport())
+        """
+    ),
+    "Sources/Strata/Documentation.docc/WebSockets.md#overview": Context(
+        declarations="""
+        let networker = Networker(transport: MockTransport())
+        """
+    ),
+    "Sources/Strata/Documentation.docc/WebSockets.md#the-handshake-is-a-call": Context(
+        declarations="""
+        let savedToken = "saved"
+        @Sendable func renewToken(_ token: String) async throws -> BearerToken { BearerToken("renewed-\\(token)") }
+        """
+    ),
+    "Sources/Strata/Documentation.docc/WebSockets.md#messages-as-models": Context(
+        declarations="""
+        let networker = Networker(transport: MockTransport())
+        """
+    ),
+    "Sources/Strata/Documentation.docc/WebSockets.md#reconnection": Context(
+        declarations="""
+        let networker = Networker(transport: MockTransport())
+        let feed = RequestDescription(route: "wss://stream.example.com/feed")
+        """
     ),
     "Sources/Strata/Documentation.docc/Caching.md#overview": Context(
         declarations="""

@@ -28,13 +28,15 @@ public final class MockTransport: Transport, Sendable {
         state.withLock { $0.requests }
     }
 
-    /// Forgets every stub and every recorded request.
+    /// Forgets every stub (WebSocket stubs and their peers too) and every recorded request.
     public func reset() {
         state.withLock { state in
             // `nextStubID` keeps counting, so a request still in flight cannot credit a new stub.
             state.stubs = []
             state.callCounts = [:]
             state.requests = []
+            state.webSocketStubs = []
+            state.webSocketPeers = []
         }
     }
 

@@ -1,5 +1,5 @@
 /// Everything a ``MockTransport`` remembers: its stubs, how often each one answered,
-/// and the requests it received.
+/// the requests it received, and its WebSocket connections.
 struct MockTransportState {
     /// The stubs in registration order; matching walks them from the end.
     var stubs: [MockStub] = []
@@ -7,6 +7,10 @@ struct MockTransportState {
     var callCounts: [Int: Int] = [:]
     /// Every request received, oldest first.
     var requests: [RecordedRequest] = []
+    /// The WebSocket stubs in registration order; matching walks them from the end.
+    var webSocketStubs: [MockWebSocketStub] = []
+    /// The peer of every WebSocket connection opened, oldest first.
+    var webSocketPeers: [MockWebSocketPeer] = []
     /// The identifier the next stub gets.
     var nextStubID = 0
 }

@@ -224,8 +224,8 @@ private struct Downloader: Sendable {
     }
 }
 
-/// The peak RSS growth of this process over one download.
-private struct PeakResidentProbe {
+/// The peak RSS growth of this process over one download or one WebSocket run.
+struct PeakResidentProbe {
     /// The baseline: RSS when the probe started, in bytes.
     private let before: Int?
     /// Where `VmHWM` cannot be reset, the thread sampling RSS.

@@ -14,6 +14,9 @@ struct Options: Sendable {
         /// `--download`: a file downloaded by raw AsyncHTTPClient and by Strata
         /// (DownloadBench.swift).
         case download(DownloadOptions)
+        /// `--websocket`: WebSocket messages/s and round trips of raw WSClient and of Strata
+        /// (WebSocketBench.swift).
+        case webSocket(WebSocketOptions)
         /// `--serve` (hidden): the bench server, for the pairs harness's separate process.
         case serve
         /// `--callgrind-case NAME --iterations N` (hidden): one case, `N` times, for
@@ -45,6 +48,9 @@ struct Options: Sendable {
         var isDownload = false
         var download = DownloadOptions()
         var downloadOnly: [String] = []
+        var isWebSocket = false
+        var webSocket = WebSocketOptions()
+        var webSocketOnly: [String] = []
         var rounds: Int?
         var only: String?
         var requests: Int?
@@ -65,6 +71,16 @@ struct Options: Sendable {
                 isSSE = true
             case "--download":
                 isDownload = true
+            case "--websocket":
+                isWebSocket = true
+            case "--messages":
+                guard let count = positiveInteger(after: argument, in: &rest) else { return nil }
+                webSocket.messages = count
+                webSocketOnly.append(argument)
+            case "--round-trips":
+                guard let count = positiveInteger(after: argument, in: &rest) else { return nil }
+                webSocket.roundTrips = count
+                webSocketOnly.append(argument)
             case "--download-mb":
                 guard let count = positiveInteger(after: argument, in: &rest) else { return nil }
                 guard count <= BenchServer.downloadLimitMB else {
@@ -149,6 +165,26 @@ struct Options: Sendable {
             return options
         }
         if case .serve = options.mode { return options }
+        if isWebSocket {
+            // --websocket shares --rounds and --json with the pairs; nothing else.
+            let shared: Set = ["--rounds", "--json"]
+            var others =
+                (isSoak ? ["--soak"] : []) + (isSSE ? ["--sse"] : []) + (isDownload ? ["--download"] : [])
+                + soakOnly + sseOnly + downloadOnly + pairsOnly.filter { !shared.contains($0) }
+            if arguments.contains("--requests") { others.append("--requests") }
+            if let first = others.first {
+                printError("\(first) cannot be combined with --websocket\n\(usage)")
+                return nil
+            }
+            if let rounds { webSocket.rounds = rounds }
+            webSocket.jsonPath = options.jsonPath
+            options.mode = .webSocket(webSocket)
+            return options
+        }
+        if let first = webSocketOnly.first {
+            printError("\(first) needs --websocket\n\(usage)")
+            return nil
+        }
         if isDownload {
             // --download shares --rounds, --only, --in-process and --json with the pairs; nothing else.
             let shared: Set = ["--rounds", "--in-process", "--json", "--only"]
@@ -279,6 +315,17 @@ struct Options: Sendable {
                  Every file's size is checked (exit 1 if wrong) and the file deleted.
                  VARIANTS: comma-separated of raw, strata, urlsession (default all);
                  a failure of urlsession (no back-pressure on Linux) is reported, not fatal
+               swift run -c release --enable-all-traits strata-bench --websocket [--messages N] [--round-trips M]
+                 [--rounds R] [--json PATH]
+                 raw WSClient (swift-websocket) vs Strata's Networker.webSocket over
+                 AsyncHTTPClientTransport, one connection each to the same in-process
+                 hummingbird-websocket echo server on 127.0.0.1, no pings, 64 B text
+                 messages; per side and round, alternately: N messages (default 20000) sent
+                 by one task while another reads the echoes (echoed msgs/s), then M
+                 sequential round trips (default 2000; p50/p99 µs over all rounds); CPU per
+                 message (the whole process, server included), peak RSS growth during each
+                 throughput run (VmHWM, reset before each) and the process's peak RSS; the
+                 ratio Strata/raw of the median msgs/s (target >= 0.95). R: rounds (default 10)
                scripts/callgrind.sh: instructions and allocations per request (valgrind)
         """
 

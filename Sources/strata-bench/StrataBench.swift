@@ -27,6 +27,12 @@
 //
 //     strata-bench --download [--download-mb N] [--rounds 3]
 //
+// WebSockets (WebSocketBench.swift, the WebSocket trait): messages/s and round-trip latency of
+// raw WSClient against Strata's Networker.webSocket over AsyncHTTPClientTransport, one
+// connection each to the same in-process echo server, in alternating rounds:
+//
+//     strata-bench --websocket [--messages 20000] [--round-trips 2000] [--rounds 10]
+//
 // Instruction and allocation counts: scripts/callgrind.sh, which runs the hidden
 // `--callgrind-case NAME --iterations N` (CallgrindCase.swift) under valgrind.
 //
@@ -65,6 +71,14 @@ enum StrataBench {
             case .soak(let soak): exit(await Soak.run(soak))
             case .sse(let sse): exit(await StreamBench.run(sse))
             case .download(let download): exit(await DownloadBench.run(download))
+            case .webSocket(let webSocket):
+                #if WebSocket
+                    exit(await WebSocketBench.run(webSocket))
+                #else
+                    _ = webSocket
+                    printError("strata-bench --websocket needs the WebSocket trait: --enable-all-traits")
+                    exit(2)
+                #endif
             case .serve: exit(await BenchServer.serve())
             case .callgrind: exit(2)
             case .pairs: exit(await Harness.run(options))

@@ -13,6 +13,7 @@
 // - Sources/Strata/Documentation.docc/GRPC.md#overview-2 (line 105): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
 // - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package (line 15): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package-2 (line 33): Package.swift lines: PackageDescription cannot be imported by a test
+// - Sources/Strata/Documentation.docc/Migrating.md#from-alamofires-websocketrequest (line 175): Alamofire 5.10 code: Alamofire is not a dependency
 // - Sources/StrataGRPC/Documentation.docc/StrataGRPC.md#overview (line 22): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/StrataObservability/Documentation.docc/StrataObservability.md#overview (line 20): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/StrataOpenAPI/Documentation.docc/StrataOpenAPI.md#overview (line 19): Package.swift lines: PackageDescription cannot be imported by a test
@@ -480,6 +481,20 @@ func example_Strata_Features_Transfers_Networker_Upload_1() async throws {
     _ = receipt
 }
 
+// MARK: - Sources/Strata/Features/WebSockets/DecodedWebSocketMessages.swift
+
+/// `Sources/Strata/Features/WebSockets/DecodedWebSocketMessages.swift`, example 1 (line 52).
+func example_Strata_Features_WebSockets_DecodedWebSocketMessages_1() async throws {
+    struct PriceUpdate: Decodable, Sendable { let symbol: String; let price: Double }
+    let networker = Networker(transport: MockTransport())
+    let socket = try await networker.webSocket(RequestDescription(route: "wss://example.com/prices"))
+    // doc-example: Sources/Strata/Features/WebSockets/DecodedWebSocketMessages.swift#1
+    for try await update in socket.messages.decoding(PriceUpdate.self) {
+        print(update.symbol, update.price)
+    }
+    // end doc-example
+}
+
 // MARK: - Sources/Strata/Features/WebSockets/WebSocket.swift
 
 /// `Sources/Strata/Features/WebSockets/WebSocket.swift`, example 1 (line 7).
@@ -492,6 +507,23 @@ func example_Strata_Features_WebSockets_WebSocket_1() async throws {
         if case .text(let line) = message { print(line) }
     }
     // end doc-example
+    _ = socket
+}
+
+// MARK: - Sources/Strata/Features/WebSockets/WebSocketReconnection.swift
+
+/// `Sources/Strata/Features/WebSockets/WebSocketReconnection.swift`, example 1 (line 14).
+func example_Strata_Features_WebSockets_WebSocketReconnection_1() async throws {
+    let networker = Networker(transport: MockTransport())
+    let request = RequestDescription(route: "wss://example.com/prices")
+    // doc-example: Sources/Strata/Features/WebSockets/WebSocketReconnection.swift#1
+    var configuration = WebSocketConfiguration()
+    configuration.reconnection = WebSocketReconnection { socket in
+        try await socket.send(text: #"{"subscribe":"prices"}"#)
+    }
+    let socket = try await networker.webSocket(request, configuration: configuration)
+    // end doc-example
+    _ = configuration
     _ = socket
 }
 
@@ -1139,6 +1171,36 @@ func example_StrataTesting_MockTransport_Stubs_1() async throws {
     // end doc-example
 }
 
+// MARK: - Sources/StrataTesting/MockTransport+WebSocket.swift
+
+/// `Sources/StrataTesting/MockTransport+WebSocket.swift`, example 1 (line 9).
+func example_StrataTesting_MockTransport_WebSocket_1() async throws {
+    // doc-example: Sources/StrataTesting/MockTransport+WebSocket.swift#1
+    let mock = MockTransport()
+    mock.webSocket("/echo") { peer in
+        for await message in peer.messages { try await peer.send(message) }
+    }
+    let networker = Networker(transport: mock)
+    let socket = try await networker.webSocket(RequestDescription(route: "wss://api.example.com/echo"))
+    try await socket.send(text: "hello")
+    // end doc-example
+    _ = mock
+    _ = networker
+    _ = socket
+}
+
+/// `Sources/StrataTesting/MockTransport+WebSocket.swift`, example 2 (line 30).
+func example_StrataTesting_MockTransport_WebSocket_2() async throws {
+    // doc-example: Sources/StrataTesting/MockTransport+WebSocket.swift#2
+    let mock = MockTransport()
+    mock.webSocket("/feed", refusing: .status(.unauthorized))
+    mock.webSocket("/feed", when: { $0.headerFields[.authorization] == "Bearer fresh" }) { peer in
+        try await peer.send(text: "welcome")
+    }
+    // end doc-example
+    _ = mock
+}
+
 // MARK: - Sources/StrataTesting/MockTransport.swift
 
 /// `Sources/StrataTesting/MockTransport.swift`, example 1 (line 9).
@@ -1149,6 +1211,22 @@ func example_StrataTesting_MockTransport_1() async throws {
     mock.stub(.post, "/users", with: [.status(.serviceUnavailable), .status(.created)])
     // ... send requests through a client using `mock` ...
     #expect(mock.requests.map(\.path) == ["/users/1"])
+    // end doc-example
+    _ = mock
+}
+
+// MARK: - Sources/StrataTesting/MockWebSocketPeer.swift
+
+/// `Sources/StrataTesting/MockWebSocketPeer.swift`, example 1 (line 10).
+func example_StrataTesting_MockWebSocketPeer_1() async throws {
+    // doc-example: Sources/StrataTesting/MockWebSocketPeer.swift#1
+    let mock = MockTransport()
+    mock.webSocket("/rooms/:room") { peer in
+        try await peer.send(text: "welcome to \(peer.parameters["room"] ?? "")")
+        for await message in peer.messages {
+            try await peer.send(message)  // an echo
+        }
+    }
     // end doc-example
     _ = mock
 }
@@ -1344,7 +1422,27 @@ func example_Strata_Documentation_docc_Migrating_overview_2() async throws -> (s
     return (try search.encoded().head.url?.absoluteString, try create.encoded().body?.bufferedData, try signup.encoded().body?.bufferedData)
 }
 
-/// `Sources/Strata/Documentation.docc/Migrating.md`, example dependency-injection-with-swinject (line 211).
+/// `Sources/Strata/Documentation.docc/Migrating.md`, example from-alamofires-websocketrequest-2 (line 197).
+func example_Strata_Documentation_docc_Migrating_from_alamofires_websocketrequest_2() async throws {
+    let networker = Networker(transport: MockTransport())
+    // doc-example: Sources/Strata/Documentation.docc/Migrating.md#from-alamofires-websocketrequest-2
+    let socket = try await networker.webSocket(RequestDescription(route: "wss://chat.example.com/rooms/7"))
+    try await socket.send(text: "hello")
+    do {
+        for try await message in socket.messages {
+            if case .text(let text) = message { print(text) }
+        }
+        print("closed", socket.closure?.description ?? "")  // the peer's code and reason
+    } catch let error as StrataError {
+        print(error.kind, error.webSocketError?.description ?? "")
+    }
+    // later, from any task
+    await socket.close()
+    // end doc-example
+    _ = socket
+}
+
+/// `Sources/Strata/Documentation.docc/Migrating.md`, example dependency-injection-with-swinject (line 302).
 func example_Strata_Documentation_docc_Migrating_dependency_injection_with_swinject() async throws {
     // doc-example: Sources/Strata/Documentation.docc/Migrating.md#dependency-injection-with-swinject
     let container = Container()
@@ -1835,4 +1933,108 @@ func example_Strata_Documentation_docc_TrustAndTLS_why_a_server_was_refused() as
         }
     }
     // end doc-example
+}
+
+// MARK: - Sources/Strata/Documentation.docc/WebSockets.md
+
+/// `Sources/Strata/Documentation.docc/WebSockets.md`, example overview (line 15).
+func example_Strata_Documentation_docc_WebSockets_overview() async throws {
+    let networker = Networker(transport: MockTransport())
+    // doc-example: Sources/Strata/Documentation.docc/WebSockets.md#overview
+    let socket = try await networker.webSocket(RequestDescription(route: "wss://chat.example.com/rooms/7"))
+    try await socket.send(text: "hello")
+    for try await message in socket.messages {
+        guard case .text(let line) = message else { continue }  // or .binary(Data)
+        if line == "/quit" { break }
+        print(line)
+    }
+    await socket.close()  // 1000, then the close handshake
+    // end doc-example
+    _ = socket
+}
+
+/// `Sources/Strata/Documentation.docc/WebSockets.md`, example the-handshake-is-a-call (line 48).
+func example_Strata_Documentation_docc_WebSockets_the_handshake_is_a_call() async throws {
+    let savedToken = "saved"
+    @Sendable func renewToken(_ token: String) async throws -> BearerToken { BearerToken("renewed-\(token)") }
+    // doc-example: Sources/Strata/Documentation.docc/WebSockets.md#the-handshake-is-a-call
+    let networker = Networker(
+        transport: AsyncHTTPClientTransport(),
+        middleware: [
+            LoggingMiddleware(),
+            AuthenticationMiddleware(BearerTokenProvider(BearerToken(savedToken)) { rejected in
+                try await renewToken(rejected.value)
+            }),
+        ])
+    var configuration = WebSocketConfiguration()
+    configuration.subprotocols = ["graphql-transport-ws"]  // offered in Sec-WebSocket-Protocol
+    let socket = try await networker.webSocket(
+        RequestDescription(route: "wss://api.example.com/graphql", headers: ["X-Client": "ios"]),
+        configuration: configuration)
+    print(socket.subprotocol ?? "none", socket.request.headerFields[.authorization] ?? "")
+    // end doc-example
+    _ = networker
+    _ = configuration
+    _ = socket
+}
+
+/// `Sources/Strata/Documentation.docc/WebSockets.md`, example messages-as-models (line 81).
+func example_Strata_Documentation_docc_WebSockets_messages_as_models() async throws {
+    let networker = Networker(transport: MockTransport())
+    // doc-example: Sources/Strata/Documentation.docc/WebSockets.md#messages-as-models
+    struct PriceUpdate: Decodable, Sendable { let symbol: String; let price: Double }
+    struct Subscribe: Encodable { let subscribe: [String] }
+
+    let socket = try await networker.webSocket(RequestDescription(route: "wss://stream.example.com/prices"))
+    let subscription = try networker.configuration.jsonEncoder.encode(Subscribe(subscribe: ["AAPL", "MSFT"]))
+    try await socket.send(text: String(decoding: subscription, as: UTF8.self))
+    for try await update in socket.messages.decoding(PriceUpdate.self) {
+        print(update.symbol, update.price)
+    }
+    // end doc-example
+    _ = socket
+    _ = subscription
+}
+
+/// `Sources/Strata/Documentation.docc/WebSockets.md`, example reconnection (line 150).
+func example_Strata_Documentation_docc_WebSockets_reconnection() async throws {
+    let networker = Networker(transport: MockTransport())
+    let feed = RequestDescription(route: "wss://stream.example.com/feed")
+    // doc-example: Sources/Strata/Documentation.docc/WebSockets.md#reconnection
+    var configuration = WebSocketConfiguration()
+    configuration.reconnection = WebSocketReconnection(
+        policy: ReconnectionPolicy(maximumReconnections: 10)
+    ) { socket in
+        try await socket.send(text: #"{"subscribe":"prices"}"#)  // on every connection, the first included
+    }
+    let socket = try await networker.webSocket(feed, configuration: configuration)
+    for try await message in socket.messages {
+        print(message, socket.connections)  // 1, then 2 after the first reconnection, …
+    }
+    // end doc-example
+    _ = configuration
+    _ = socket
+}
+
+/// `Sources/Strata/Documentation.docc/WebSockets.md`, example testing (line 233).
+func example_Strata_Documentation_docc_WebSockets_testing() async throws {
+    // doc-example: Sources/Strata/Documentation.docc/WebSockets.md#testing
+    let mock = MockTransport()
+    mock.webSocket("/rooms/:room") { peer in
+        try await peer.send(text: "welcome to \(peer.parameters["room"] ?? "")")
+        for await message in peer.messages { try await peer.send(message) }  // an echo
+    }
+    let networker = Networker(transport: mock)
+    let socket = try await networker.webSocket(RequestDescription(route: "wss://chat.example.com/rooms/7"))
+    var messages = socket.messages.makeAsyncIterator()
+    #expect(try await messages.next() == .text("welcome to 7"))
+    try await socket.send(text: "hi")
+    #expect(try await messages.next() == .text("hi"))
+    await socket.close()
+    #expect(mock.webSocketPeers.map(\.closure) == [WebSocketClosure(code: .normalClosure, byPeer: false)])
+    // end doc-example
+    _ = mock
+    _ = networker
+    _ = socket
+    _ = messages
 }

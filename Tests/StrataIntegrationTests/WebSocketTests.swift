@@ -11,16 +11,19 @@
     import Strata
     import StrataAsyncHTTPClient
     import StrataURLSession
+    import StrataTestSupport
     import Testing
+    import WSCompression
     import WSCore
 
     /// An in-process WebSocket server on 127.0.0.1 (hummingbird-websocket), with a socket per
     /// path: `/echo` echoes every message, `/fragments` sends one text message in three
     /// frames, `/close` closes with 1001 "restarting", `/big` sends a 2 MiB message in one
     /// frame and `/big-fragments` in 16 KiB frames, `/invalid-utf8` a text frame that is not
-    /// UTF-8, `/hold` waits until the client closes, `/secure` upgrades only with
-    /// `Authorization: Bearer fresh` (a plain `401` otherwise), answering with the offered
-    /// `chat` subprotocol.
+    /// UTF-8, `/hold` waits until the client closes, `/policy` closes with 1008, `/flood`
+    /// sends 32 MiB in 64 KiB messages, `/json` sends a JSON message and one that is not,
+    /// `/zeros` sends 2 MiB of zeros (tiny when compressed). The server offers
+    /// permessage-deflate to clients that ask.
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     struct WebSocketServer {
         let baseURL: String
@@ -36,7 +39,11 @@
             let (ports, port) = AsyncStream.makeStream(of: Int.self)
             let app = Application(
                 router: router,
-                server: .http1WebSocketUpgrade { request, _, _ in
+                server: .http1WebSocketUpgrade(
+                    configuration: .init(
+                        ws: .init(
+                            maxFrameSize: 1 << 16, extensions: [.perMessageDeflate(maxDecompressedFrameSize: 1 << 20)]))
+                ) { request, _, _ in
                     let path = request.path ?? ""
                     handshakes.withLock { $0.append(path) }
                     return .upgrade([:]) { inbound, outbound, _ in
@@ -95,6 +102,18 @@
             case "/hold":
                 for try await _ in inbound {}
                 endedHolds.withLock { $0 += 1 }
+            case "/policy":
+                try await outbound.close(.policyViolation, reason: "go away")
+            case "/flood":
+                for _ in 0..<512 { try await outbound.write(.binary(ByteBuffer(repeating: 1, count: 64 << 10))) }
+                try await echo(inbound, outbound)
+            case "/json":
+                try await outbound.write(.text(#"{"user":"ann","text":"hi"}"#))
+                try await outbound.write(.text("not json"))
+                try await echo(inbound, outbound)
+            case "/zeros":
+                try await outbound.write(.binary(ByteBuffer(repeating: 0, count: 2 << 20)))
+                try await echo(inbound, outbound)
             default:
                 try await echo(inbound, outbound)
             }
@@ -104,11 +123,12 @@
     /// A WebSocket server on plain SwiftNIO, for refused handshakes: without
     /// `Authorization: Bearer fresh` it answers `401` (hummingbird-websocket answers every
     /// refused upgrade with `400`); with it, it upgrades with the `chat` subprotocol and
-    /// echoes text frames.
+    /// echoes text frames without answering pings (`/quiet`). On `/drop-first`, the first
+    /// connection sends "one" and drops without a close frame.
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     enum AuthenticatingWebSocketServer {
         enum Outcome: Sendable {
-            case upgraded(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>)
+            case upgraded(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, dropsAtOnce: Bool)
             case refused(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>)
         }
 
@@ -147,9 +167,12 @@
                         authorization == "Bearer fresh" ? HTTPHeaders([("Sec-WebSocket-Protocol", "chat")]) : nil
                     return channel.eventLoop.makeSucceededFuture(accepted)
                 },
-                upgradePipelineHandler: { channel, _ in
-                    channel.eventLoop.makeCompletedFuture {
-                        .upgraded(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
+                upgradePipelineHandler: { channel, head in
+                    let connections = handshakes.withLock { $0.filter { $0.hasPrefix(head.uri + " ") }.count }
+                    return channel.eventLoop.makeCompletedFuture {
+                        .upgraded(
+                            try NIOAsyncChannel(wrappingChannelSynchronously: channel),
+                            dropsAtOnce: head.uri == "/drop-first" && connections == 1)
                     }
                 })
             let upgrade = NIOTypedHTTPServerUpgradeConfiguration<Outcome>(
@@ -178,8 +201,14 @@
                         return
                     }
                 }
-            case .upgraded(let socket):
+            case .upgraded(let socket, let dropsAtOnce):
                 try await socket.executeThenClose { inbound, outbound in
+                    if dropsAtOnce {
+                        try await outbound.write(
+                            WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: "one")))
+                        try await socket.channel.close()
+                        return
+                    }
                     for try await frame in inbound {
                         switch frame.opcode {
                         case .text:
@@ -198,6 +227,15 @@
 
     @Suite(.serialized) struct WebSocketTests {
         static let networker = Networker(transport: AsyncHTTPClientTransport())
+        /// A client whose handshakes carry the token `AuthenticatingWebSocketServer` wants.
+        static let authenticated = Networker(
+            transport: AsyncHTTPClientTransport(), middleware: [HeadersMiddleware([.authorization: "Bearer fresh"])])
+
+        /// Reconnections 10 ms apart, without jitter or budget, at most `limit`.
+        static func quickReconnection(limit: Int) -> ReconnectionPolicy {
+            ReconnectionPolicy(
+                reconnectionTime: .milliseconds(10), jitter: false, maximumReconnections: limit, budget: .unlimited)
+        }
 
         @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
         @Test func messagesGoBothWaysWithExactContents() async throws {
@@ -335,23 +373,211 @@
             }
         }
 
-        /// A peer that stops answering pings ends the connection within the ping interval
-        /// and its wait for the pong: a transport failure, the connection lost.
+        /// A peer that stops answering pings ends the connection once the pong is overdue
+        /// (the bound itself, ping interval + pong timeout, is `WebSocketKeepAliveTests`').
         @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
         @Test func aPeerThatStopsAnsweringPingsEndsTheConnection() async throws {
             try await AuthenticatingWebSocketServer.with { baseURL, _ in
-                let networker = Networker(
-                    transport: AsyncHTTPClientTransport(),
-                    middleware: [HeadersMiddleware([.authorization: "Bearer fresh"])])
                 var configuration = WebSocketConfiguration()
-                configuration.pingInterval = .milliseconds(200)
-                let socket = try await networker.webSocket(
+                configuration.pingInterval = .milliseconds(100)
+                configuration.pongTimeout = .milliseconds(150)
+                let socket = try await Self.authenticated.webSocket(
                     RequestDescription(route: baseURL + "/quiet"), configuration: configuration)
                 var messages = socket.messages.makeAsyncIterator()
                 let error = await #expect(throws: StrataError.self) { try await messages.next() }
-                #expect(error?.kind == .transport)
-                #expect(error?.transportError?.kind == .connectionLost)
+                #expect(error?.kind == .webSocket)
+                #expect(error?.webSocketError == .unresponsivePeer(pongTimeout: .milliseconds(150)))
                 #expect(socket.closure?.code == .abnormalClosure)
+            }
+        }
+
+        /// A peer that answers pings keeps the connection: pings flow, messages still arrive.
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+        @Test func aPeerThatAnswersPingsKeepsTheConnection() async throws {
+            try await WebSocketServer.with { server in
+                var configuration = WebSocketConfiguration()
+                configuration.pingInterval = .milliseconds(20)
+                configuration.pongTimeout = .seconds(5)
+                let socket = try await Self.networker.webSocket(
+                    RequestDescription(route: server.baseURL + "/echo"), configuration: configuration)
+                try await Task.sleep(for: .milliseconds(300))
+                try await socket.send(text: "still here")
+                var messages = socket.messages.makeAsyncIterator()
+                #expect(try await messages.next() == .text("still here"))
+                #expect(socket.closure == nil)
+                await socket.close()
+            }
+        }
+
+        /// No message either way for the idle timeout: closed with 1001 by this side, and
+        /// the reader is told why.
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+        @Test func anIdleConnectionIsClosed() async throws {
+            try await WebSocketServer.with { server in
+                var configuration = WebSocketConfiguration()
+                configuration.idleTimeout = .milliseconds(200)
+                let socket = try await Self.networker.webSocket(
+                    RequestDescription(route: server.baseURL + "/hold"), configuration: configuration)
+                var messages = socket.messages.makeAsyncIterator()
+                let error = await #expect(throws: StrataError.self) { try await messages.next() }
+                #expect(error?.kind == .webSocket)
+                #expect(error?.webSocketError == .idle(timeout: .milliseconds(200)))
+                #expect(socket.closure?.code == .goingAway)
+                #expect(socket.closure?.byPeer == false)
+            }
+        }
+
+        /// After a drop, the reader reconnects through the client's steps, subscribes again
+        /// and reads on: exactly two handshakes, the messages of both connections in order.
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+        @Test func aDroppedConnectionReconnectsAndSubscribesAgain() async throws {
+            try await AuthenticatingWebSocketServer.with { baseURL, handshakes in
+                var configuration = WebSocketConfiguration()
+                configuration.reconnection = WebSocketReconnection(
+                    policy: Self.quickReconnection(limit: 3)
+                ) { socket in
+                    try await socket.send(text: "subscribe #\(socket.connections)")
+                }
+                let socket = try await Self.authenticated.webSocket(
+                    RequestDescription(route: baseURL + "/drop-first"), configuration: configuration)
+                var messages = socket.messages.makeAsyncIterator()
+                #expect(try await messages.next() == .text("one"))
+                #expect(try await messages.next() == .text("subscribe #2"))
+                try await socket.send(text: "after")
+                #expect(try await messages.next() == .text("after"))
+                #expect(socket.connections == 2)
+                #expect(handshakes.withLock { $0 } == ["/drop-first Bearer fresh", "/drop-first Bearer fresh"])
+                await socket.close()
+                #expect(try await messages.next() == nil)
+                #expect(socket.connections == 2)
+            }
+        }
+
+        /// A peer that closes with a code that is not final (1001) is reconnected to until
+        /// the policy's limit; the error is the last close.
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+        @Test func reconnectionStopsAtThePolicysLimit() async throws {
+            try await WebSocketServer.with { server in
+                var configuration = WebSocketConfiguration()
+                configuration.reconnection = WebSocketReconnection(policy: Self.quickReconnection(limit: 2))
+                let socket = try await Self.networker.webSocket(
+                    RequestDescription(route: server.baseURL + "/close"), configuration: configuration)
+                var messages = socket.messages.makeAsyncIterator()
+                let error = await #expect(throws: StrataError.self) { try await messages.next() }
+                #expect(
+                    error?.webSocketError
+                        == .closed(WebSocketClosure(code: .goingAway, reason: "restarting", byPeer: true)))
+                #expect(socket.connections == 3)
+                #expect(server.handshakes.withLock { $0 } == ["/close", "/close", "/close"])
+            }
+        }
+
+        /// 1008 means "don't come back": no reconnection, the messages end.
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+        @Test func aFinalCloseCodeDoesNotReconnect() async throws {
+            try await WebSocketServer.with { server in
+                var configuration = WebSocketConfiguration()
+                configuration.reconnection = WebSocketReconnection(policy: Self.quickReconnection(limit: 3))
+                let socket = try await Self.networker.webSocket(
+                    RequestDescription(route: server.baseURL + "/policy"), configuration: configuration)
+                var messages = socket.messages.makeAsyncIterator()
+                #expect(try await messages.next() == nil)
+                #expect(socket.closure == WebSocketClosure(code: .policyViolation, reason: "go away", byPeer: true))
+                #expect(socket.connections == 1)
+                #expect(server.handshakes.withLock { $0 } == ["/policy"])
+            }
+        }
+
+        /// Messages decode into models through the model layers; one that is not JSON ends
+        /// the decoded sequence with a decoding error that carries it.
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+        @Test func messagesDecodeIntoModels() async throws {
+            struct Line: Decodable, Equatable {
+                let user: String
+                let text: String
+            }
+            try await WebSocketServer.with { server in
+                let socket = try await Self.networker.webSocket(RequestDescription(route: server.baseURL + "/json"))
+                var lines = socket.messages.decoding(Line.self).makeAsyncIterator()
+                #expect(try await lines.next() == Line(user: "ann", text: "hi"))
+                let error = await #expect(throws: StrataError.self) { try await lines.next() }
+                #expect(error?.kind == .decoding)
+                #expect(error?.bodySnippet == "not json")
+                #expect(try await lines.next() == nil)
+                await socket.close()
+            }
+        }
+
+        /// With compression offered and accepted, messages go compressed both ways and
+        /// arrive exact; an inflated message over the limit still ends with 1009.
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+        @Test func compressionIsNegotiatedAndBoundedByTheMessageSize() async throws {
+            try await WebSocketServer.with { server in
+                var configuration = WebSocketConfiguration()
+                configuration.usesCompression = true
+                let socket = try await Self.networker.webSocket(
+                    RequestDescription(route: server.baseURL + "/echo"), configuration: configuration)
+                #expect(socket.handshake.headerFields[.secWebSocketExtensions]?.hasPrefix("permessage-deflate") == true)
+                let text = String(repeating: "strata ", count: 5_000)
+                try await socket.send(text: text)
+                var messages = socket.messages.makeAsyncIterator()
+                #expect(try await messages.next() == .text(text))
+                await socket.close()
+
+                let zeros = try await Self.networker.webSocket(
+                    RequestDescription(route: server.baseURL + "/zeros"), configuration: configuration)
+                var bomb = zeros.messages.makeAsyncIterator()
+                let error = await #expect(throws: StrataError.self) { try await bomb.next() }
+                #expect(error?.webSocketError == .messageTooLarge(limit: 1 << 20))
+                #expect(zeros.closure?.code == .messageTooBig)
+            }
+        }
+
+        /// 10,000 messages each way at full speed, every echo exact and in order, with the
+        /// process's resident memory growing less than 32 MB.
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+        @Test func tenThousandMessagesEachWayInBoundedMemory() async throws {
+            try await WebSocketServer.with { server in
+                let socket = try await Self.networker.webSocket(RequestDescription(route: server.baseURL + "/echo"))
+                let count = 10_000
+                let (received, growth) = try await PeakRSSSampler.measure {
+                    let writer = Task {
+                        for number in 0..<count { try await socket.send(text: "message \(number)") }
+                    }
+                    var received = 0
+                    var messages = socket.messages.makeAsyncIterator()
+                    while received < count, let message = try await messages.next() {
+                        guard message == .text("message \(received)") else { break }
+                        received += 1
+                    }
+                    try await writer.value
+                    return received
+                }
+                #expect(received == count)
+                #expect(growth < 32 << 20, "grew \(growth >> 20) MiB")
+                await socket.close()
+            }
+        }
+
+        /// A reader that does not read while the server floods 32 MiB does not grow
+        /// memory: the socket stops reading, the server waits; then all of it arrives.
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+        @Test func aSlowReaderDoesNotGrowMemory() async throws {
+            try await WebSocketServer.with { server in
+                let socket = try await Self.networker.webSocket(RequestDescription(route: server.baseURL + "/flood"))
+                var messages = socket.messages.makeAsyncIterator()
+                #expect(try await messages.next() == .binary(Data(repeating: 1, count: 64 << 10)))
+                let ((), growth) = try await PeakRSSSampler.measure {
+                    try await Task.sleep(for: .milliseconds(500))
+                }
+                #expect(growth < 16 << 20, "grew \(growth >> 20) MiB while the reader waited")
+                var bytes = 64 << 10
+                for _ in 1..<512 {
+                    guard case .binary(let data)? = try await messages.next() else { break }
+                    bytes += data.count
+                }
+                #expect(bytes == 32 << 20)
+                await socket.close()
             }
         }
 

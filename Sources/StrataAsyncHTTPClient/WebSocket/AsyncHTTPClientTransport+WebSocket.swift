@@ -34,9 +34,10 @@
             }
             if outcome.timedOut { connection.abandon() }
             switch outcome.result {
-            case .success(.upgraded(let channel, let head)):
-                let socket = await NIOWebSocketChannel.start(
-                    channel, configuration: configuration, logger: Logger(label: "strata.websocket"))
+            case .success(.upgraded(let channel, let head, let frames)):
+                let socket = try await NIOWebSocketChannel.start(
+                    channel, head: head, frames: frames, configuration: configuration,
+                    logger: Logger(label: "strata.websocket"))
                 return .upgraded(head, socket)
             case .success(.refused(let head, let body)):
                 return .refused(head, MessageBody(body))
@@ -50,13 +51,13 @@
     /// One opening handshake: the connection, the upgrade request, and the server's answer.
     final class WebSocketConnection: Sendable {
         enum Answer: Sendable {
-            case upgraded(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, HTTPResponse)
+            case upgraded(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, HTTPResponse, FrameRelay)
             case refused(HTTPResponse, Data)
         }
 
         /// What the pipeline hands over once the server answered.
         private enum Upgrade: Sendable {
-            case upgraded(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, HTTPResponseHead)
+            case upgraded(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, HTTPResponseHead, FrameRelay)
             case refused(NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>)
         }
 
@@ -95,8 +96,8 @@
                 throw TransportError(.connectionRefused, underlying: error)
             }
             switch try await upgrade.get() {
-            case .upgraded(let channel, let head):
-                return .upgraded(channel, try HTTPResponse(head))
+            case .upgraded(let channel, let head, let frames):
+                return .upgraded(channel, try HTTPResponse(head), frames)
             case .refused(let channel):
                 return try await Self.read(channel)
             }
@@ -115,13 +116,20 @@
             for field in request.headerFields where field.name.canonicalName != "host" {
                 headers.add(name: field.name.rawName, value: field.value)
             }
+            if configuration.usesCompression {
+                headers.add(
+                    name: "Sec-WebSocket-Extensions",
+                    value: NIOWebSocketChannel.compression(configuration).clientRequestHeader())
+            }
             // Without NIO's automatic error handling, a frame its decoder refuses reaches the
             // reader, which closes with the code that says why (1009 for one too large).
             let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(
                 maxFrameSize: configuration.maxMessageSize, enableAutomaticErrorHandling: false
             ) { channel, head in
                 channel.eventLoop.makeCompletedFuture {
-                    .upgraded(try NIOAsyncChannel(wrappingChannelSynchronously: channel), head)
+                    let frames = FrameRelay()
+                    try channel.pipeline.syncOperations.addHandler(FrameWatch(relay: frames))
+                    return .upgraded(try NIOAsyncChannel(wrappingChannelSynchronously: channel), head, frames)
                 }
             }
             let upgradeConfiguration = NIOTypedHTTPClientUpgradeConfiguration<Upgrade>(

@@ -4,10 +4,12 @@
     import NIOCore
     import NIOWebSocket
     import Strata
+    import CompressNIO
+    import WSCompression
     @_spi(WSInternal) import WSCore
 
-    /// An open WebSocket over SwiftNIO. swift-websocket's handler runs the protocol (pings,
-    /// pongs, the close handshake, frame validation) in a task of its own and lends this
+    /// An open WebSocket over SwiftNIO. swift-websocket's handler runs the protocol (answers
+    /// to pings, the close handshake, frame validation, compression) in a task of its own and lends this
     /// channel its inbound frames and its outbound writer until the connection ends.
     /// Messages are reassembled here, in the reading task, at the reader's pace, within the
     /// size bound.
@@ -47,40 +49,76 @@
 
         private let state: Locked<State>
         private let maxMessageSize: Int
+        /// The connection, to drop it.
+        private let connection: any Channel
+        private let frames: FrameRelay
         /// The task running swift-websocket's handler; its value is the peer's close frame.
         private let running: Task<WebSocketCloseFrame?, any Error>
 
-        /// Starts the protocol on `channel` (upgraded) and returns once its frames are lent.
+        /// Starts the protocol on `channel` (upgraded by `head`, its frames watched) and
+        /// returns once its frames are lent.
+        /// - Throws: when `head` accepts an extension this side did not offer or cannot run.
         static func start(
             _ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>,
+            head: HTTPResponse,
+            frames: FrameRelay,
             configuration: WebSocketConfiguration,
             logger: Logger
-        ) async -> NIOWebSocketChannel {
+        ) async throws -> NIOWebSocketChannel {
+            let extensions: [any WebSocketExtension]
+            do {
+                extensions =
+                    configuration.usesCompression
+                    ? try [compression(configuration)].buildClientExtensions(from: head.headerFields).map {
+                        BoundedInflation(base: $0)
+                    } : []
+            } catch {
+                try? await channel.channel.close()
+                throw TransportError(.malformedResponse, underlying: error)
+            }
             let state = Locked(State())
             let (lent, lend) = AsyncStream.makeStream(of: Void.self)
-            let running = run(channel, state: state, configuration: configuration, logger: logger) { lend.finish() }
+            let running = run(
+                channel, extensions: extensions, state: state, configuration: configuration, logger: logger
+            ) {
+                lend.finish()
+            }
             for await _ in lent {}
-            return NIOWebSocketChannel(state: state, running: running, maxMessageSize: configuration.maxMessageSize)
+            return NIOWebSocketChannel(
+                state: state, running: running, connection: channel.channel, frames: frames,
+                maxMessageSize: configuration.maxMessageSize)
         }
 
-        private init(state: Locked<State>, running: Task<WebSocketCloseFrame?, any Error>, maxMessageSize: Int) {
+        private init(
+            state: Locked<State>, running: Task<WebSocketCloseFrame?, any Error>, connection: any Channel,
+            frames: FrameRelay, maxMessageSize: Int
+        ) {
             self.state = state
             self.running = running
+            self.connection = connection
+            self.frames = frames
             self.maxMessageSize = maxMessageSize
+        }
+
+        /// permessage-deflate as `configuration` bounds it: an inflated frame no larger than a
+        /// message may be.
+        static func compression(_ configuration: WebSocketConfiguration) -> any WebSocketExtensionBuilder {
+            WebSocketExtensionFactory.perMessageDeflate(maxDecompressedFrameSize: configuration.maxMessageSize).build()
         }
 
         /// Runs swift-websocket's handler; `lent` is called once the frames are in `state`
         /// (or the handler ended without lending them).
         private static func run(
             _ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>,
+            extensions: [any WebSocketExtension],
             state: Locked<State>,
             configuration: WebSocketConfiguration,
             logger: Logger,
             lent: @escaping @Sendable () -> Void
         ) -> Task<WebSocketCloseFrame?, any Error> {
             let handlerConfiguration = WebSocketHandler.Configuration(
-                extensions: [],
-                autoPing: configuration.pingInterval.map { .enabled(timePeriod: $0) } ?? .disabled,
+                extensions: extensions,
+                autoPing: .disabled,  // the socket pings, through ping(_:)
                 closeTimeout: .seconds(5),
                 validateUTF8: false,  // validated here, to close with 1007 and say so
                 maxFrameSize: configuration.maxMessageSize)
@@ -136,10 +174,16 @@
                 return message
             case .peerClosed:
                 if Task.isCancelled { fallthrough }
+                guard let closure = await ended() else { return nil }
                 // Without the close handshake (a dropped connection, a peer that stopped
                 // answering pings), the end is a failure, not the end of the messages.
-                guard let closure = await ended(), closure.code == .abnormalClosure else { return nil }
-                throw TransportError(.connectionLost, detail: "the WebSocket ended without a close frame")
+                if closure.code == .abnormalClosure {
+                    throw TransportError(.connectionLost, detail: "the WebSocket ended without a close frame")
+                }
+                // swift-websocket's handler closed because of what the peer sent: say why.
+                guard !closure.byPeer, state.withLock({ $0.closedHere == nil }) else { return nil }
+                if closure.code == .messageTooBig { throw WebSocketError.messageTooLarge(limit: maxMessageSize) }
+                throw WebSocketError.closed(closure)
             case .cancelled:
                 // The reader gave up: the peer is told at once, the close handshake goes on without it.
                 Task { await self.close(code: .goingAway, reason: nil) }
@@ -164,7 +208,8 @@
             -> Strata.WebSocketMessage?
         {
             var isText: Bool?
-            var bytes = ByteBuffer()
+            // A message in one frame is read from the frame's own bytes; fragments gather here.
+            var gathered: ByteBuffer?
             while let frame = try await inbound.next() {
                 switch (frame.opcode, isText) {
                 case (.text, nil): isText = true
@@ -172,18 +217,34 @@
                 case (.continuation, .some): break
                 default: try await fail(.protocolError, reason: "unexpected \(frame.opcode) frame")
                 }
-                guard bytes.readableBytes + frame.data.readableBytes <= maxMessageSize else {
+                guard (gathered?.readableBytes ?? 0) + frame.data.readableBytes <= maxMessageSize else {
                     try await fail(.messageTooBig, reason: "message over \(maxMessageSize) bytes")
                 }
-                bytes.writeImmutableBuffer(frame.data)
-                guard frame.fin else { continue }
-                guard isText == true else { return .binary(Data(bytes.readableBytesView)) }
-                guard let text = String(bytes: bytes.readableBytesView, encoding: .utf8) else {
-                    try await fail(.invalidPayload, reason: "invalid UTF-8")
+                guard frame.fin else {
+                    _ = gathered.setOrWriteImmutableBuffer(frame.data)
+                    continue
                 }
+                let bytes: ByteBuffer
+                if var whole = gathered {
+                    whole.writeImmutableBuffer(frame.data)
+                    bytes = whole
+                } else {
+                    bytes = frame.data
+                }
+                guard isText == true else { return .binary(Data(bytes.readableBytesView)) }
+                guard let text = Self.text(bytes) else { try await fail(.invalidPayload, reason: "invalid UTF-8") }
                 return .text(text)
             }
             return nil
+        }
+
+        /// `bytes` as text, if they are valid UTF-8.
+        private static func text(_ bytes: ByteBuffer) -> String? {
+            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+                String(validating: bytes.readableBytesView, as: UTF8.self)
+            } else {
+                String(bytes: bytes.readableBytesView, encoding: .utf8)
+            }
         }
 
         /// Sends the close frame with `code` because of what the peer sent, and throws the
@@ -213,6 +274,25 @@
             } catch {
                 throw TransportError(.connectionLost, underlying: error)
             }
+        }
+
+        func ping(_ pong: @escaping @Sendable () -> Void) async throws {
+            let outbound = state.withLock { state in state.closure == nil ? state.outbound : nil }
+            guard let outbound else {
+                throw WebSocketError.closed(closure ?? WebSocketClosure(code: .abnormalClosure, byPeer: true))
+            }
+            var data = ByteBuffer()
+            data.writeInteger(UInt64.random(in: .min ... .max))
+            frames.awaitPong(data, pong: pong)
+            do {
+                try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .ping, data: data)))
+            } catch {
+                throw TransportError(.connectionLost, underlying: error)
+            }
+        }
+
+        func drop() {
+            connection.close(promise: nil)
         }
 
         func close(code: WebSocketCloseCode, reason: String?) async {
@@ -248,21 +328,52 @@
                 return state.release
             }
             release?.resume()
-            let result = await running.result
+            let peerAnswered = if case .success(.some) = await running.result { true } else { false }
             return state.withLock { state in
                 if let closure = state.closure { return closure }
                 let closure =
                     if let here = state.closedHere {
                         here
-                    } else if case .success(let frame?) = result {
+                    } else if let first = frames.firstClose, !first.sentHere || peerAnswered {
+                        // Whoever sent the first close frame closed: the peer's counts even if
+                        // the connection went before the handshake completed; this side's
+                        // (swift-websocket's own) once the peer answered it.
                         WebSocketClosure(
-                            code: WebSocketCloseCode(rawValue: UInt16(webSocketErrorCode: frame.closeCode)),
-                            reason: frame.reason, byPeer: true)
+                            code: WebSocketCloseCode(rawValue: first.code ?? WebSocketCloseCode.normalClosure.rawValue),
+                            reason: first.reason, byPeer: !first.sentHere)
                     } else {
                         WebSocketClosure(code: .abnormalClosure, byPeer: true)
                     }
                 state.closure = closure
                 return closure
+            }
+        }
+
+        /// permessage-deflate with its bound said the protocol's way: an inflated frame past
+        /// it closes with 1009 (swift-websocket would close with 1011).
+        private struct BoundedInflation: WebSocketExtension {
+            let base: any WebSocketExtension
+            var name: String { base.name }
+            var reservedBits: WebSocketFrame.ReservedBits { base.reservedBits }
+
+            func processReceivedFrame(_ frame: WebSocketFrame, context: WebSocketExtensionContext) async throws
+                -> WebSocketFrame
+            {
+                do {
+                    return try await base.processReceivedFrame(frame, context: context)
+                } catch let error as CompressNIOError where error == .bufferOverflow {
+                    throw NIOWebSocketError.invalidFrameLength
+                }
+            }
+
+            func processFrameToSend(_ frame: WebSocketFrame, context: WebSocketExtensionContext) async throws
+                -> WebSocketFrame
+            {
+                try await base.processFrameToSend(frame, context: context)
+            }
+
+            func shutdown() async {
+                await base.shutdown()
             }
         }
 

@@ -38,19 +38,13 @@ extension Networker {
         idleTimeout: Duration? = .seconds(60),
         reconnection: ReconnectionPolicy = ReconnectionPolicy()
     ) -> ServerSentEventStream {
-        let budget: RetryBudget? =
-            switch reconnection.budget {
-            case .client: retryBudget
-            case .custom(let budget): budget
-            case .unlimited: nil
-            }
         let endpoint = endpoint.header(.accept, "text/event-stream").header(.cacheControl, "no-cache")
         return ServerSentEventStream(
             connect: { lastEventID throws(StrataError) in
                 let request = lastEventID.map { endpoint.header(.lastEventID, $0) } ?? endpoint
                 return try await self.stream(request, idleTimeout: idleTimeout)
             },
-            policy: reconnection, budget: budget, maximumEventSize: maximumEventSize)
+            policy: reconnection, budget: reconnectionBudget(reconnection), maximumEventSize: maximumEventSize)
     }
 
     /// The server-sent events of `request`'s response, across as many connections as it

@@ -2,18 +2,25 @@ import Foundation
 import HTTPTypes
 
 extension Networker {
-    /// Opens a WebSocket: `request` (a `ws`, `wss`, `http` or `https` route) goes through
+    /// Opens a WebSocket: `endpoint`'s request (a `ws`, `wss`, `http` or `https` route) goes through
     /// the client's steps as the opening handshake — header fields, a bearer token refreshed
-    /// once on a `401`, logging, tracing, recording — under the client's deadline, and the
-    /// transport (``WebSocketTransport``) upgrades it. After the upgrade, the call's
-    /// deadline no longer applies: the connection lives until it is closed.
+    /// once on a `401`, logging, tracing — under the client's deadline, and the
+    /// transport (``WebSocketTransport``) upgrades it; the endpoint's options and attributes
+    /// go to the steps, and the client's timeout bounds the handshake. After the upgrade, the call's
+    /// deadline no longer applies: the connection lives until it is closed, kept alive by
+    /// pings, and reconnects (each time through the same steps) when `configuration` asks.
     ///
     /// - Throws: ``StrataError``: ``StrataError/Kind/unacceptableStatus`` with the response
     ///   and its body when the server refused the upgrade;
     ///   ``StrataError/Kind/webSocket`` (``WebSocketError/unsupported(reason:)``) when the
     ///   client's transport cannot open WebSockets; the stages of any call otherwise.
-    public func webSocket<Route: URLRouteProvider>(
-        _ request: RequestDescription<Route>,
+    /// - Parameters:
+    ///   - endpoint: the handshake's request; its parse function is not used (read messages
+    ///     as models with `socket.messages.decoding(Model.self)`).
+    ///   - socketConfiguration: message sizes, keep-alive, subprotocols, compression,
+    ///     reconnection.
+    public func webSocket<Response>(
+        _ endpoint: Endpoint<Response>,
         configuration socketConfiguration: WebSocketConfiguration = WebSocketConfiguration()
     ) async throws(StrataError) -> WebSocket {
         guard let sockets = transport as? any WebSocketTransport else {
@@ -23,7 +30,7 @@ extension Networker {
         }
         var head: HTTPRequest
         do {
-            head = try request.encoded(jsonEncoder: configuration.jsonEncoder).head
+            head = try endpoint.encoded(jsonEncoder: configuration.jsonEncoder).head
         } catch let error as URLRouteError {
             throw StrataError(.invalidURL, underlying: error)
         } catch {
@@ -32,15 +39,43 @@ extension Networker {
         if !socketConfiguration.subprotocols.isEmpty {
             head.headerFields[.secWebSocketProtocol] = socketConfiguration.subprotocols.joined(separator: ", ")
         }
+        let connect: @Sendable () async throws(StrataError) -> WebSocketLink = { [head] () async throws(StrataError) in
+            try await self.openWebSocket(
+                head, over: sockets, configuration: socketConfiguration, options: endpoint.options,
+                attributes: endpoint.attributes)
+        }
+        let socket = WebSocket(
+            link: try await connect(), reconnection: socketConfiguration.reconnection,
+            budget: socketConfiguration.reconnection.flatMap { reconnectionBudget($0.policy) }, connect: connect)
+        try await socket.subscribe()
+        return socket
+    }
+
+    /// Opens a WebSocket to `request`; see ``webSocket(_:configuration:)-(Endpoint<Response>,_)``.
+    public func webSocket<Route: URLRouteProvider>(
+        _ request: RequestDescription<Route>,
+        configuration: WebSocketConfiguration = WebSocketConfiguration()
+    ) async throws(StrataError) -> WebSocket {
+        try await webSocket(Endpoint<Data>(request), configuration: configuration)
+    }
+
+    /// One opening handshake through the client's steps: the open connection, or the
+    /// error that says why there is none.
+    private func openWebSocket(
+        _ head: HTTPRequest, over sockets: any WebSocketTransport,
+        configuration socketConfiguration: WebSocketConfiguration,
+        options: CallValues, attributes: [String: String]
+    ) async throws(StrataError) -> WebSocketLink {
         let upgrade = WebSocketUpgrade(sockets: sockets, configuration: socketConfiguration)
-        let (response, body) = try await send(head, body: nil, through: upgrade)
+        let (response, body) = try await send(
+            head, body: nil, options: options, attributes: attributes, through: upgrade)
         guard response.status == .switchingProtocols, let (sent, channel) = upgrade.take() else {
             let errorBody = await body.prefix(configuration.errorBodyLimit + 1)
             throw StrataError(
                 .unacceptableStatus, request: head, response: response, body: errorBody,
                 bodyLimit: configuration.errorBodyLimit)
         }
-        return WebSocket(channel: channel, handshake: response, request: sent)
+        return WebSocketLink(channel: channel, handshake: response, request: sent, configuration: socketConfiguration)
     }
 }
 

@@ -10,6 +10,12 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A message larger than ``WebSocketConfiguration/maxMessageSize`` arrived; the
     /// connection was closed with 1009.
     case messageTooLarge(limit: Int)
+    /// The peer did not answer a ping within ``WebSocketConfiguration/pongTimeout``; the
+    /// connection was dropped.
+    case unresponsivePeer(pongTimeout: Duration)
+    /// No message went either way for ``WebSocketConfiguration/idleTimeout``; the
+    /// connection was closed with 1001.
+    case idle(timeout: Duration)
 
     /// One line for logs.
     public var description: String {
@@ -17,6 +23,8 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unsupported(let reason): "WebSockets unsupported: \(reason)"
         case .closed(let closure): "closed: \(closure)"
         case .messageTooLarge(let limit): "message larger than \(limit) bytes (closed with 1009)"
+        case .unresponsivePeer(let timeout): "the peer did not answer a ping within \(timeout)"
+        case .idle(let timeout): "no message either way for \(timeout) (closed with 1001)"
         }
     }
 }
