@@ -341,6 +341,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 Integration.observability.product("InMemoryTracing", package: "swift-distributed-tracing"),  // --trace
                 Integration.observability.product("Tracing", package: "swift-distributed-tracing"),
+                // The "WebSockets" section's chat room.
+                Integration.webSocket.product("Hummingbird", package: "hummingbird"),
+                Integration.webSocket.product("HummingbirdWebSocket", package: "hummingbird-websocket"),
+                Integration.webSocket.product("NIOCore", package: "swift-nio"),
             ]
         ),
         // What scripts/check-linkage.sh links: a program using only Strata and

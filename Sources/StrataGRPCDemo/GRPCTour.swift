@@ -28,6 +28,14 @@ public struct GRPCTour: Sendable {
         public let summary: String
         /// How long it took.
         public let duration: Duration
+
+        /// A step's outcome.
+        public init(title: String, passed: Bool, summary: String, duration: Duration) {
+            self.title = title
+            self.passed = passed
+            self.summary = summary
+            self.duration = duration
+        }
     }
 
     /// The demo gRPC server's port on 127.0.0.1.
@@ -194,8 +202,9 @@ public struct GRPCTour: Sendable {
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 extension GRPCTour.Step {
     /// Runs `bodies` in order, each a title and what it does (returning its summary, or
-    /// throwing when it did not behave as expected), timing each and telling `onStep`.
-    static func run(
+    /// throwing when it did not behave as expected), timing each and telling `onStep`: the
+    /// runner of the demo's sections that are not HTTP tours (gRPC, trust, WebSockets).
+    public static func run(
         _ bodies: [(String, () async throws -> String)], onStep: @Sendable (GRPCTour.Step) -> Void
     ) async -> [GRPCTour.Step] {
         var steps: [GRPCTour.Step] = []

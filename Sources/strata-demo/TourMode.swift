@@ -34,6 +34,7 @@ struct TourMode {
         let report = await tour(baseURL: baseURL, on: open.transport)
         let grpcSteps = await secondProtocol(httpBaseURL: baseURL, on: open.transport)
         let trustSteps = await trust(on: open.transport)
+        let webSocketSteps = await webSockets(on: open.transport)
 
         var shutdownProblem: (any Error)?
         do {
@@ -47,7 +48,8 @@ struct TourMode {
         Console.print(Transcript.footer(for: report))
         let grpcFailures = grpcSteps?.failed ?? []
         let trustFailures = trustSteps?.failed ?? []
-        for (name, steps) in [("gRPC", grpcSteps), ("trust", trustSteps)] {
+        let webSocketFailures = webSocketSteps?.failed ?? []
+        for (name, steps) in [("gRPC", grpcSteps), ("trust", trustSteps), ("WebSocket", webSocketSteps)] {
             guard let steps else { continue }
             Console.print(
                 steps.failed.isEmpty
@@ -58,7 +60,9 @@ struct TourMode {
         if let shutdownProblem {
             Console.print("✘ The \(transport.displayName) transport did not shut down cleanly: \(shutdownProblem)")
         }
-        guard report.allPassed, grpcFailures.isEmpty, trustFailures.isEmpty, shutdownProblem == nil else {
+        guard report.allPassed, grpcFailures.isEmpty, trustFailures.isEmpty, webSocketFailures.isEmpty,
+            shutdownProblem == nil
+        else {
             throw ExitCode.failure
         }
     }
@@ -95,6 +99,47 @@ struct TourMode {
         let choice = self.transport
         let steps = await TrustTour(transport: transport) { try choice.trusting($0) }.run { Self.print($0, label: "") }
         return (steps.count, steps.filter { !$0.passed }.map(\.title))
+    }
+
+    /// The "WebSockets" section: a chat room on the demo's WebSocket server, toured with
+    /// ``WebSocketTour``; `nil` when skipped (an external server, or built without the
+    /// `WebSocket` trait). URLSession on Linux opens no sockets: the section shows its refusal.
+    private func webSockets(on transport: any Transport) async -> (total: Int, failed: [String])? {
+        #if WebSocket
+            guard externalBaseURL == nil, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+            else { return nil }
+            Console.print(
+                "\nWebSockets · a chat room: the handshake through the client's steps, reconnection, a clean close")
+            let steps: [GRPCTour.Step]
+            #if canImport(FoundationNetworking)
+                if self.transport == .urlsession {
+                    steps = await GRPCTour.Step.run(
+                        [
+                            (
+                                "URLSession on Linux refuses WebSockets, saying why",
+                                { try await Self.refusal(on: transport) }
+                            )
+                        ]
+                    ) { Self.print($0, label: "") }
+                    return (steps.count, steps.filter { !$0.passed }.map(\.title))
+                }
+            #endif
+            steps = await WebSocketTour(transport: transport).run { Self.print($0, label: "") }
+            return (steps.count, steps.filter { !$0.passed }.map(\.title))
+        #else
+            return nil
+        #endif
+    }
+
+    /// Opens a socket over `transport` and expects the typed refusal.
+    private static func refusal(on transport: any Transport) async throws -> String {
+        do {
+            _ = try await Networker(transport: transport).webSocket(RequestDescription(route: "ws://127.0.0.1:1/chat"))
+        } catch {
+            guard case .unsupported(let reason)? = error.webSocketError else { throw error }
+            return "StrataError.webSocket, unsupported: \(reason)"
+        }
+        throw ExitCode.failure
     }
 
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
