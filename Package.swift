@@ -432,6 +432,9 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CompressNIO", package: "compress-nio"),  // checks the fault server's gzip bodies
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // The wss test's server.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),  // raw reply servers, shutdown stress test
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -2,16 +2,20 @@
     import Foundation
     import HTTPTypes
     import Hummingbird
+    import HummingbirdCore
+    import HummingbirdTLS
     import HummingbirdWebSocket
     import Logging
     import NIOCore
     import NIOHTTP1
     import NIOPosix
+    import NIOSSL
     import NIOWebSocket
     import Strata
     import StrataAsyncHTTPClient
-    import StrataURLSession
+    import StrataTestCertificates
     import StrataTestSupport
+    import StrataURLSession
     import Testing
     import WSCompression
     import WSCore
@@ -30,26 +34,28 @@
         let handshakes: Locked<[String]>
         let endedHolds: Locked<Int>
 
-        static func with(_ body: (WebSocketServer) async throws -> Void) async throws {
+        /// Runs `body` with a server, over TLS with `tls` (`wss`) when given.
+        static func with(tls: TLSConfiguration? = nil, _ body: (WebSocketServer) async throws -> Void) async throws {
             let handshakes = Locked<[String]>([])
             let endedHolds = Locked(0)
             let router = Router()
             var logger = Logger(label: "strata.websocket-test-server")
             logger.logLevel = .critical
             let (ports, port) = AsyncStream.makeStream(of: Int.self)
+            let upgrade = HTTPServerBuilder.http1WebSocketUpgrade(
+                configuration: .init(
+                    ws: .init(
+                        maxFrameSize: 1 << 16, extensions: [.perMessageDeflate(maxDecompressedFrameSize: 1 << 20)]))
+            ) { request, _, _ in
+                let path = request.path ?? ""
+                handshakes.withLock { $0.append(path) }
+                return .upgrade([:]) { inbound, outbound, _ in
+                    try await serve(path, inbound, outbound, endedHolds: endedHolds)
+                }
+            }
             let app = Application(
                 router: router,
-                server: .http1WebSocketUpgrade(
-                    configuration: .init(
-                        ws: .init(
-                            maxFrameSize: 1 << 16, extensions: [.perMessageDeflate(maxDecompressedFrameSize: 1 << 20)]))
-                ) { request, _, _ in
-                    let path = request.path ?? ""
-                    handshakes.withLock { $0.append(path) }
-                    return .upgrade([:]) { inbound, outbound, _ in
-                        try await serve(path, inbound, outbound, endedHolds: endedHolds)
-                    }
-                },
+                server: try tls.map { try .tls(upgrade, tlsConfiguration: $0) } ?? upgrade,
                 configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                 onServerRunning: { channel in
                     port.yield(channel.localAddress?.port ?? 0)
@@ -61,7 +67,9 @@
             var iterator = ports.makeAsyncIterator()
             let bound = try #require(await iterator.next())
             try await body(
-                WebSocketServer(baseURL: "ws://127.0.0.1:\(bound)", handshakes: handshakes, endedHolds: endedHolds))
+                WebSocketServer(
+                    baseURL: "\(tls == nil ? "ws" : "wss")://127.0.0.1:\(bound)", handshakes: handshakes,
+                    endedHolds: endedHolds))
         }
 
         static func echo(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter) async throws {
@@ -578,6 +586,31 @@
                 }
                 #expect(bytes == 32 << 20)
                 await socket.close()
+            }
+        }
+
+        /// `wss` trusts as the transport's trust settings say: a socket to a server whose CA
+        /// the transport was told to trust works; the system's roots refuse it as `.tls`.
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+        @Test func wssTrustsAsTheTransportsTrustSettingsSay() async throws {
+            let authority = try TestCertificateAuthority(commonName: "Strata WebSocket CA")
+            let leaf = try authority.issue()
+            try await WebSocketServer.with(tls: try leaf.serverTLSConfiguration()) { server in
+                #expect(server.baseURL.hasPrefix("wss://"))
+                let trusting = try AsyncHTTPClientTransport(
+                    trust: ServerTrust(default: TrustPolicy(roots: .only([authority.root.certificate]))))
+                let socket = try await Networker(transport: trusting).webSocket(
+                    RequestDescription(route: server.baseURL + "/echo"))
+                try await socket.send(text: "over TLS")
+                var messages = socket.messages.makeAsyncIterator()
+                #expect(try await messages.next() == .text("over TLS"))
+                await socket.close()
+                let error = await #expect(throws: StrataError.self) {
+                    try await Self.networker.webSocket(RequestDescription(route: server.baseURL + "/echo"))
+                }
+                #expect(error?.kind == .transport)
+                #expect(error?.transportError?.kind == .tls)
+                try await trusting.shutdown()
             }
         }
 

@@ -43,7 +43,8 @@
                 return .refused(head, MessageBody(body))
             case .failure(let error):
                 if outcome.timedOut { throw TransportError(.timedOut) }
-                throw error
+                // A refused TLS handshake is `.tls` with its reason, as for any request.
+                throw TransportErrorClassifier.classify(error, deadline: deadline)
             }
         }
     }
