@@ -132,7 +132,8 @@
     /// `Authorization: Bearer fresh` it answers `401` (hummingbird-websocket answers every
     /// refused upgrade with `400`); with it, it upgrades with the `chat` subprotocol and
     /// echoes text frames without answering pings (`/quiet`). On `/drop-first`, the first
-    /// connection sends "one" and drops without a close frame.
+    /// connection waits for the client's first frame, sends "one" and drops without a close
+    /// frame.
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     enum AuthenticatingWebSocketServer {
         enum Outcome: Sendable {
@@ -212,6 +213,8 @@
             case .upgraded(let socket, let dropsAtOnce):
                 try await socket.executeThenClose { inbound, outbound in
                     if dropsAtOnce {
+                        var frames = inbound.makeAsyncIterator()
+                        _ = try await frames.next()  // the client's subscription
                         try await outbound.write(
                             WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: "one")))
                         try await socket.channel.close()

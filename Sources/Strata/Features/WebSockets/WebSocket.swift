@@ -208,11 +208,15 @@ public final class WebSocket: Sendable {
     }
 
     /// Runs the reconnection's ``WebSocketReconnection/onConnect`` on the current connection.
+    /// A failure because that connection already dropped is left for the reader, who
+    /// notices the drop and reconnects.
     func subscribe() async throws(StrataError) {
         guard let onConnect = reconnection?.onConnect else { return }
         do {
             try await onConnect(self)
         } catch let error as StrataError {
+            if error.kind == .transport { return }
+            if case .closed(let closure)? = error.webSocketError, reconnects(after: closure) { return }
             throw error
         } catch {
             throw StrataError(.webSocket, underlying: error, request: request, response: handshake)

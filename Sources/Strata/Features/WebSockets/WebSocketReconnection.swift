@@ -27,8 +27,9 @@ public struct WebSocketReconnection: Sendable {
     /// Whether the application's codes (4000–4999) are final too; `true` by default.
     public var applicationCodesAreFinal: Bool
     /// Runs after each connection opens, the first included, before its messages are read:
-    /// subscribe here, once, and every reconnection subscribes again. A failure ends the
-    /// socket with that error (a ``StrataError`` as it is, anything else as the underlying
+    /// subscribe here, once, and every reconnection subscribes again. A failure because the
+    /// connection dropped meanwhile is the reader's to notice (it reconnects); any other ends
+    /// the socket with that error (a ``StrataError`` as it is, anything else as the underlying
     /// error of a ``StrataError/Kind/webSocket``).
     public var onConnect: (@Sendable (WebSocket) async throws -> Void)?
 
