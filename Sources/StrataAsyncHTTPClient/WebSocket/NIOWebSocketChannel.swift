@@ -198,7 +198,9 @@
                 await close(code: closure.code, reason: nil)
                 throw tooLarge ? WebSocketError.messageTooLarge(limit: maxMessageSize) : WebSocketError.closed(closure)
             case .failed(let error):
-                await ended()
+                // A failure after the peer's close frame is the end of its close handshake
+                // (the connection went before this side's answer): the peer closed.
+                if let closure = await ended(), closure.byPeer, closure.code != .abnormalClosure { return nil }
                 throw TransportError(.connectionLost, underlying: error)
             }
         }
