@@ -135,7 +135,7 @@
                     let lines = tourLines.withLock { $0 }
                     let start = earlier.flatMap { lines.lastIndex(of: $0) }.map { $0 + 1 } ?? 0
                     if lines[start...].contains(line) { return }
-                    try await Task.sleep(for: .milliseconds(10))
+                    try await Deadline.sleep(for: .milliseconds(10))
                 }
                 throw TourFailure("no \"\(line)\" within 5 s; read \(tourLines.withLock { $0 })")
             }

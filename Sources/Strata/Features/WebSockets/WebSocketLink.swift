@@ -51,7 +51,7 @@ final class WebSocketLink: Sendable {
             case .none:
                 return
             case .sleep(let instant):
-                do { try await Task.sleep(until: instant, clock: .continuous) } catch { return }
+                do { try await Deadline.sleep(for: ContinuousClock.now.duration(to: instant)) } catch { return }
             case .ping:
                 do {
                     try await channel.ping { [weak self] in self?.state.withLock { $0.keepAlive.pongReceived() } }
