@@ -427,6 +427,7 @@ let package = Package(
                 "StrataServerLifecycle",
                 "StrataTestSupport",
                 "StrataTestCertificates",  // the trust tests' CA and certificates
+                .product(name: "Crypto", package: "swift-crypto"),  // a raw WebSocket handshake's accept key
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),  // the trust tests' TLS servers
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

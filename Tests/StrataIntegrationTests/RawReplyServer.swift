@@ -4,8 +4,9 @@ import NIOPosix
 
 /// A TCP server on 127.0.0.1 that answers every request with fixed bytes and closes the
 /// connection: for replies no HTTP server would send (bytes that are not HTTP, a body
-/// shorter than its `Content-Length`, broken chunks). It reads until the end of the
-/// request head, writes ``reply``, then closes.
+/// shorter than its `Content-Length`, broken chunks, an upgrade answer with frames after
+/// it). It reads until the end of the request head, writes its reply in one write, then
+/// closes.
 ///
 /// Small on purpose: a shared fault-injection server is to replace it.
 final class RawReplyServer: Sendable {
@@ -20,6 +21,14 @@ final class RawReplyServer: Sendable {
 
     /// Runs `body` with a server answering `reply`, and always stops it.
     static func with<T>(reply: [UInt8], _ body: (RawReplyServer) async throws -> T) async throws -> T {
+        try await with(replying: { _ in reply }, body)
+    }
+
+    /// Runs `body` with a server answering what `reply` makes of the request head, and
+    /// always stops it.
+    static func with<T>(
+        replying reply: @escaping @Sendable (_ head: String) -> [UInt8], _ body: (RawReplyServer) async throws -> T
+    ) async throws -> T {
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -52,11 +61,11 @@ final class RawReplyServer: Sendable {
         typealias InboundIn = ByteBuffer
         typealias OutboundOut = ByteBuffer
 
-        private let reply: [UInt8]
+        private let reply: @Sendable (String) -> [UInt8]
         private var received: [UInt8] = []
         private var replied = false
 
-        init(reply: [UInt8]) {
+        init(reply: @escaping @Sendable (String) -> [UInt8]) {
             self.reply = reply
         }
 
@@ -69,7 +78,7 @@ final class RawReplyServer: Sendable {
                 })
             else { return }
             replied = true
-            let buffer = context.channel.allocator.buffer(bytes: reply)
+            let buffer = context.channel.allocator.buffer(bytes: reply(String(decoding: received, as: UTF8.self)))
             let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
             context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in
                 bound.value.close(promise: nil)

@@ -1,4 +1,5 @@
 #if WebSocket
+    import Crypto
     import Foundation
     import HTTPTypes
     import Hummingbird
@@ -291,6 +292,37 @@
             }
         }
 
+        /// Frames that come with the `101`, the connection's end right behind them (a server
+        /// that greets and closes at once), are all read: the message, then the peer's close
+        /// frame. (NIO drops bytes after the `101` when it reads the end in the same turn.)
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+        @Test func framesThatComeWithTheHandshakeAreRead() async throws {
+            let frames: [UInt8] =
+                [0x81, 0x05] + Array("hello".utf8) + [0x88, 0x0C, 0x03, 0xE9] + Array("restarting".utf8)
+            try await RawReplyServer.with(replying: { head in Self.upgradeAnswer(to: head) + frames }) { server in
+                for _ in 0..<20 {
+                    let socket = try await Self.networker.webSocket(
+                        RequestDescription(route: "ws://127.0.0.1:\(server.baseURL.port ?? 0)/greet"))
+                    var messages = socket.messages.makeAsyncIterator()
+                    #expect(try await messages.next() == .text("hello"))
+                    #expect(try await messages.next() == nil)
+                    #expect(socket.closure == WebSocketClosure(code: .goingAway, reason: "restarting", byPeer: true))
+                }
+            }
+        }
+
+        /// The `101` that accepts the upgrade `head` asks for.
+        static func upgradeAnswer(to head: String) -> [UInt8] {
+            let key =
+                head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("sec-websocket-key:") }
+                .map { $0.dropFirst("sec-websocket-key:".count).trimmingCharacters(in: .whitespaces) } ?? ""
+            let accept = Data(Insecure.SHA1.hash(data: Data((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8)))
+                .base64EncodedString()
+            return RawReplyServer.http(
+                "HTTP/1.1 101 Switching Protocols\nUpgrade: websocket\nConnection: Upgrade\nSec-WebSocket-Accept: \(accept)\n\n"
+            )
+        }
+
         /// A message over the limit ends the connection with 1009, in one frame (NIO's
         /// decoder refuses it) or in many (the reassembly does).
         @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
@@ -477,7 +509,8 @@
                 let error = await #expect(throws: StrataError.self) { try await messages.next() }
                 #expect(
                     error?.webSocketError
-                        == .closed(WebSocketClosure(code: .goingAway, reason: "restarting", byPeer: true)))
+                        == .closed(WebSocketClosure(code: .goingAway, reason: "restarting", byPeer: true)),
+                    "\(String(describing: error))")
                 #expect(socket.connections == 3)
                 #expect(server.handshakes.withLock { $0 } == ["/close", "/close", "/close"])
             }

@@ -89,10 +89,11 @@
         func open(on group: any EventLoopGroup) async throws -> Answer {
             let upgrade: EventLoopFuture<Upgrade>
             do {
-                upgrade = try await ClientBootstrap(group: group).connect(host: target.host, port: target.port) {
-                    channel in
-                    channel.eventLoop.makeCompletedFuture { try self.configure(channel) }
-                }
+                // Half-closure lets `InputEndHold` hold the end of the input back during the upgrade.
+                upgrade = try await ClientBootstrap(group: group).channelOption(.allowRemoteHalfClosure, value: true)
+                    .connect(host: target.host, port: target.port) { channel in
+                        channel.eventLoop.makeCompletedFuture { try self.configure(channel) }
+                    }
             } catch {
                 throw TransportError(.connectionRefused, underlying: error)
             }
@@ -112,6 +113,8 @@
                     NIOSSLClientHandler(context: tls, serverHostname: target.host.isIPAddress ? nil : target.host),
                     position: .first)
             }
+            let hold = InputEndHold()
+            try channel.pipeline.syncOperations.addHandler(hold)
             var headers = HTTPHeaders()
             headers.add(name: "Host", value: target.hostField)
             for field in request.headerFields where field.name.canonicalName != "host" {
@@ -144,7 +147,14 @@
                 })
             var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: upgradeConfiguration)
             pipeline.leftOverBytesStrategy = .forwardBytes
-            return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
+            let upgrade = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
+                configuration: pipeline)
+            // The answer is handed over before the bytes after it are passed on: the end of
+            // the input follows a turn later.
+            upgrade.assumeIsolated().whenComplete { _ in
+                channel.eventLoop.assumeIsolated().execute { hold.release() }
+            }
+            return upgrade
         }
 
         /// The refused answer: its head and up to ``refusedBodyLimit`` bytes of its body;
