@@ -90,6 +90,7 @@ for name in "${cases[@]}"; do
     case "$name" in
         *-1mb) n1=2; n2=6 ;;
         grpc-*) n1=10; n2=60 ;;
+        websocket-*) n1=2000; n2=12000 ;;
         *) n1=100; n2=1100 ;;
     esac
     i1=$(instructions "$name" $n1); i2=$(instructions "$name" $n2)

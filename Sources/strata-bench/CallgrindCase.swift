@@ -93,6 +93,12 @@ enum CallgrindCase: String, CaseIterable {
     case grpcRawChat = "grpc-raw-chat"
     /// The same chat through `GRPCNetworker`, from and into `ChatLine`.
     case grpcStrataChat = "grpc-strata-chat"
+    /// `--websocket`'s throughput run with raw WSClient, one iteration a message: N text
+    /// messages of 64 bytes sent while their echoes are read, over one connection to the
+    /// echo server in this process (its instructions counted, as in the subject's case).
+    case webSocketRaw = "websocket-raw"
+    /// The same through Strata's `Networker.webSocket` over `AsyncHTTPClientTransport`.
+    case webSocketStrata = "websocket-strata"
 
     /// Runs the case called `name` `iterations` times; returns the exit status.
     static func run(_ name: String, iterations: Int) async -> Int32 {
@@ -252,6 +258,12 @@ enum CallgrindCase: String, CaseIterable {
                     }
                 for _ in 0..<iterations { try await request() }
             }
+        case .webSocketRaw, .webSocketStrata:
+            #if WebSocket
+                try await WebSocketBench.throughput(raw: self == .webSocketRaw, messages: iterations)
+            #else
+                throw BenchError(description: "strata-bench was built without the WebSocket trait")
+            #endif
         case .cacheMemoryHit, .cacheSQLiteHit:
             let file = FileManager.default.temporaryDirectory
                 .appendingPathComponent("strata-callgrind-\(ProcessInfo.processInfo.processIdentifier).sqlite").path

@@ -91,6 +91,22 @@ struct WebSocketOptions: Sendable {
             return printReport(report.table, report, jsonPath: options.jsonPath, mode: "--websocket")
         }
 
+        /// One throughput run of `messages` by raw WSClient (`raw`) or Strata, for
+        /// `--callgrind-case websocket-raw` and `websocket-strata`: its server, connection and
+        /// close are the same whatever `messages`, so two counts' difference is the messages'.
+        static func throughput(raw: Bool, messages: Int) async throws {
+            try await EchoServer.with { url in
+                let side = raw ? try await Side.raw(url: url) : try await Side.strata(url: url)
+                do {
+                    _ = try await side.throughput(makePayloads(messages))
+                } catch {
+                    await side.close()
+                    throw error
+                }
+                await side.close()
+            }
+        }
+
         /// Messages `0 ..< count`, each ``payloadSize`` ASCII bytes: its number, then filler.
         static func makePayloads(_ count: Int) -> [String] {
             (0..<count).map { number in

@@ -19,12 +19,12 @@
     /// same inbound sequence, which takes one reader at a time.
     ///
     /// Everything mutable is in `state`, a ``Locked`` (which guards what is not `Sendable`
-    /// on its own: the inbound iterator is taken out of it by the one reading task and put
+    /// on its own: the inbound frames are taken out of it by the one reading task and put
     /// back after each message), so the class is `Sendable` as it is.
     final class NIOWebSocketChannel: WebSocketChannel, Sendable {
         private struct State {
             /// The frames, while no read holds them.
-            var inbound: WebSocketInboundStream.AsyncIterator?
+            var inbound: Frames?
             /// Whether a read holds the frames.
             var reading = false
             /// Waiting for the read that holds the frames to end.
@@ -130,7 +130,7 @@
                 ) { inbound, outbound, _ in
                     await withCheckedContinuation { release in
                         let releaseNow = state.withLock { state in
-                            state.inbound = inbound.makeAsyncIterator()
+                            state.inbound = Frames(inbound.makeAsyncIterator())
                             state.outbound = outbound
                             state.release = release
                             return state.released
@@ -145,20 +145,19 @@
         var closure: WebSocketClosure? { state.withLock { $0.closure } }
 
         func receive() async throws -> Strata.WebSocketMessage? {
-            let taken = state.withLock { state -> WebSocketInboundStream.AsyncIterator? in
-                guard let inbound = state.inbound else { return nil }
-                state.inbound = nil
+            let taken = state.withLock { state -> Frames? in
+                guard let inbound = state.inbound.take() else { return nil }
                 state.reading = true
                 return inbound
             }
-            guard var inbound = taken else {
+            guard let inbound = taken else {
                 // Closed, or another task reads (one reader at a time).
                 if let closure = await ended() { throw WebSocketError.closed(closure) }
                 return nil
             }
             let outcome: ReadOutcome
             do {
-                outcome = try await nextMessage(&inbound).map(ReadOutcome.message) ?? .peerClosed
+                outcome = try await nextMessage(inbound).map(ReadOutcome.message) ?? .peerClosed
             } catch {
                 outcome = Task.isCancelled ? .cancelled : .failed(error)
             }
@@ -205,14 +204,16 @@
             }
         }
 
-        /// The next message, reassembled from its frames; `nil` when the peer closed.
-        private func nextMessage(_ inbound: inout WebSocketInboundStream.AsyncIterator) async throws
+        /// The next message, reassembled from its frames; `nil` when the peer closed. Inlined
+        /// into `receive()`, its one caller: an async call less a message.
+        @inline(__always)
+        private func nextMessage(_ inbound: Frames) async throws
             -> Strata.WebSocketMessage?
         {
             var isText: Bool?
             // A message in one frame is read from the frame's own bytes; fragments gather here.
             var gathered: ByteBuffer?
-            while let frame = try await inbound.next() {
+            while let frame = try await inbound.iterator.next() {
                 switch (frame.opcode, isText) {
                 case (.text, nil): isText = true
                 case (.binary, nil): isText = false
@@ -376,6 +377,19 @@
 
             func shutdown() async {
                 await base.shutdown()
+            }
+        }
+
+        /// swift-websocket's inbound frames, boxed: its iterator holds an `AsyncStream`
+        /// iterator, whose size is only known at run time, so every copy of it in an async
+        /// function took allocations and metadata lookups (eight `swift_task_alloc` a message
+        /// in `receive()` under callgrind, `--callgrind-case websocket-strata`); the box
+        /// moves as a reference. Only the reading task that took it from `state` touches it.
+        private final class Frames {
+            var iterator: WebSocketInboundStream.AsyncIterator
+
+            init(_ iterator: WebSocketInboundStream.AsyncIterator) {
+                self.iterator = iterator
             }
         }
 
