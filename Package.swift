@@ -342,6 +342,7 @@ let package = Package(
                 Integration.observability.product("InMemoryTracing", package: "swift-distributed-tracing"),  // --trace
                 Integration.observability.product("Tracing", package: "swift-distributed-tracing"),
                 // The "WebSockets" section's chat room.
+                "StrataServerLifecycle",
                 Integration.webSocket.product("Hummingbird", package: "hummingbird"),
                 Integration.webSocket.product("HummingbirdWebSocket", package: "hummingbird-websocket"),
                 Integration.webSocket.product("NIOCore", package: "swift-nio"),
@@ -383,6 +384,7 @@ let package = Package(
                 Integration.grpc.product("GRPCCore", package: "grpc-swift-2"),
                 Integration.grpc.product("GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 // --websocket: raw WSClient vs Strata's WebSockets, against an in-process echo server.
+                "StrataServerLifecycle",
                 Integration.webSocket.product("HummingbirdWebSocket", package: "hummingbird-websocket"),
                 Integration.webSocket.product("WSClient", package: "swift-websocket"),
                 .product(name: "Logging", package: "swift-log"),  // the raw client's and the server's loggers

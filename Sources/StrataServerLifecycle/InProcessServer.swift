@@ -37,9 +37,14 @@ public final class InProcessServer: Sendable {
         self.task = task
     }
 
-    /// Starts serving `router` over HTTP/1.1 and returns once the server accepts connections.
+    /// Starts serving `router` over HTTP/1.1 (or as `server` says) and returns once the
+    /// server accepts connections.
     /// - Parameters:
     ///   - router: the routes to serve.
+    ///   - server: how connections are served: `nil` (the default) for HTTP/1.1, every
+    ///     accepted connection served even through a shutdown (see ``InProcessServer``);
+    ///     another builder, such as hummingbird-websocket's `.http1WebSocketUpgrade`, serves
+    ///     its connections as it does.
     ///   - host: the address to bind, `127.0.0.1` by default.
     ///   - port: the port to listen on; `0` picks a free one (see ``port``).
     ///   - serverName: the `Server` header of every response.
@@ -52,6 +57,7 @@ public final class InProcessServer: Sendable {
     ///   ``InProcessServerError/didNotStart`` when it stopped without one.
     public static func start(
         router: Router<BasicRequestContext>,
+        server builder: HTTPServerBuilder? = nil,
         host: String = "127.0.0.1",
         port: Int = 0,
         serverName: String,
@@ -61,9 +67,11 @@ public final class InProcessServer: Sendable {
         tlsConfiguration: TLSConfiguration? = nil
     ) async throws -> InProcessServer {
         let ledger = ConnectionLedger()
-        let plain = HTTPServerBuilder { responder in
-            LedgeredHTTP1Channel(http1: HTTP1Channel(responder: responder), ledger: ledger)
-        }
+        let plain =
+            builder
+            ?? HTTPServerBuilder { responder in
+                LedgeredHTTP1Channel(http1: HTTP1Channel(responder: responder), ledger: ledger)
+            }
         let server = try tlsConfiguration.map { try .tls(plain, tlsConfiguration: $0) } ?? plain
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(

@@ -19,6 +19,7 @@ struct WebSocketOptions: Sendable {
     import NIOCore
     import Strata
     import StrataAsyncHTTPClient
+    import StrataServerLifecycle
     import WSClient
     import WSCore
 
@@ -382,8 +383,7 @@ struct WebSocketOptions: Sendable {
         static func with(_ body: (String) async throws -> Void) async throws {
             var logger = Logger(label: "strata-bench.websocket-server")
             logger.logLevel = .critical
-            let (ports, port) = AsyncStream.makeStream(of: Int.self)
-            let app = Application(
+            let server = try await InProcessServer.start(
                 router: Router(),
                 server: .http1WebSocketUpgrade(
                     configuration: .init(
@@ -398,27 +398,15 @@ struct WebSocketOptions: Sendable {
                         }
                     }
                 },
-                configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                onServerRunning: { channel in
-                    port.yield(channel.localAddress?.port ?? 0)
-                    port.finish()
-                },
-                logger: logger)
-            let server = Task { try await app.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let bound = await iterator.next(), bound > 0 else {
-                server.cancel()
-                throw BenchError(description: "the WebSocket echo server did not start")
-            }
+                serverName: "strata-bench-websocket", logger: logger)
             let outcome: Result<Void, any Error>
             do {
-                try await body("ws://127.0.0.1:\(bound)/echo")
+                try await body("ws://127.0.0.1:\(server.port)/echo")
                 outcome = .success(())
             } catch {
                 outcome = .failure(error)
             }
-            server.cancel()
-            _ = await server.result
+            await server.shutdown()
             try outcome.get()
         }
     }

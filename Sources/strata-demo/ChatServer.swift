@@ -5,6 +5,7 @@
     import Logging
     import NIOCore
     import Strata
+    import StrataServerLifecycle
 
     /// The demo's chat room over WebSockets (hummingbird-websocket), on 127.0.0.1:
     /// `/chat?name=N` connects member N. A member's `/join` joins the room (the server
@@ -15,7 +16,7 @@
     struct ChatServer {
         /// `ws://127.0.0.1:PORT`.
         let baseURL: String
-        private let server: Task<Void, any Error>
+        private let server: InProcessServer
 
         /// One line of the room, as the server sends it.
         struct Line: Codable, Equatable, Sendable, CustomStringConvertible {
@@ -51,8 +52,7 @@
             let room = Room()
             var logger = Logger(label: "strata.demo.chat")
             logger.logLevel = .critical
-            let (ports, port) = AsyncStream.makeStream(of: Int.self)
-            let app = Application(
+            let server = try await InProcessServer.start(
                 router: Router(),
                 server: .http1WebSocketUpgrade { request, channel, _ in
                     let name =
@@ -62,19 +62,8 @@
                         try await serve(name, channel: channel, inbound, outbound, in: room)
                     }
                 },
-                configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                onServerRunning: { channel in
-                    port.yield(channel.localAddress?.port ?? 0)
-                    port.finish()
-                },
-                logger: logger)
-            let server = Task { try await app.run() }
-            var bound = ports.makeAsyncIterator()
-            guard let port = await bound.next(), port > 0 else {
-                server.cancel()
-                throw ChatServerError.notStarted
-            }
-            return ChatServer(baseURL: "ws://127.0.0.1:\(port)", server: server)
+                serverName: "strata-demo-chat", logger: logger)
+            return ChatServer(baseURL: "ws://127.0.0.1:\(server.port)", server: server)
         }
 
         /// One member's connection.
@@ -104,13 +93,7 @@
 
         /// Stops the server.
         func shutdown() async {
-            server.cancel()
-            _ = await server.result
+            await server.shutdown()
         }
-    }
-
-    /// The chat server did not start.
-    enum ChatServerError: Error {
-        case notStarted
     }
 #endif

@@ -14,6 +14,7 @@
     import NIOWebSocket
     import Strata
     import StrataAsyncHTTPClient
+    import StrataServerLifecycle
     import StrataTestCertificates
     import StrataTestSupport
     import StrataURLSession
@@ -42,35 +43,30 @@
             let router = Router()
             var logger = Logger(label: "strata.websocket-test-server")
             logger.logLevel = .critical
-            let (ports, port) = AsyncStream.makeStream(of: Int.self)
-            let upgrade = HTTPServerBuilder.http1WebSocketUpgrade(
-                configuration: .init(
-                    ws: .init(
-                        maxFrameSize: 1 << 16, extensions: [.perMessageDeflate(maxDecompressedFrameSize: 1 << 20)]))
-            ) { request, _, _ in
-                let path = request.path ?? ""
-                handshakes.withLock { $0.append(path) }
-                return .upgrade([:]) { inbound, outbound, _ in
-                    try await serve(path, inbound, outbound, endedHolds: endedHolds)
-                }
-            }
-            let app = Application(
+            let server = try await InProcessServer.start(
                 router: router,
-                server: try tls.map { try .tls(upgrade, tlsConfiguration: $0) } ?? upgrade,
-                configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                onServerRunning: { channel in
-                    port.yield(channel.localAddress?.port ?? 0)
-                    port.finish()
+                server: .http1WebSocketUpgrade(
+                    configuration: .init(
+                        ws: .init(
+                            maxFrameSize: 1 << 16, extensions: [.perMessageDeflate(maxDecompressedFrameSize: 1 << 20)]))
+                ) { request, _, _ in
+                    let path = request.path ?? ""
+                    handshakes.withLock { $0.append(path) }
+                    return .upgrade([:]) { inbound, outbound, _ in
+                        try await serve(path, inbound, outbound, endedHolds: endedHolds)
+                    }
                 },
-                logger: logger)
-            let server = Task { try await app.run() }
-            defer { server.cancel() }
-            var iterator = ports.makeAsyncIterator()
-            let bound = try #require(await iterator.next())
-            try await body(
-                WebSocketServer(
-                    baseURL: "\(tls == nil ? "ws" : "wss")://127.0.0.1:\(bound)", handshakes: handshakes,
-                    endedHolds: endedHolds))
+                serverName: "strata-websocket-test", logger: logger, tlsConfiguration: tls)
+            do {
+                try await body(
+                    WebSocketServer(
+                        baseURL: "\(tls == nil ? "ws" : "wss")://127.0.0.1:\(server.port)", handshakes: handshakes,
+                        endedHolds: endedHolds))
+            } catch {
+                await server.shutdown()
+                throw error
+            }
+            await server.shutdown()
         }
 
         static func echo(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter) async throws {
