@@ -130,11 +130,12 @@
     /// refused upgrade with `400`); with it, it upgrades with the `chat` subprotocol and
     /// echoes text frames without answering pings (`/quiet`). On `/drop-first`, the first
     /// connection waits for the client's first frame, sends "one" and drops without a close
-    /// frame.
+    /// frame. `/masked`, `/reserved-opcode` and `/reserved-bit` first send a frame the
+    /// protocol forbids a server (masked, opcode 3, RSV1 without an extension), then echo.
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     enum AuthenticatingWebSocketServer {
         enum Outcome: Sendable {
-            case upgraded(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, dropsAtOnce: Bool)
+            case upgraded(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, path: String, dropsAtOnce: Bool)
             case refused(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>)
         }
 
@@ -177,7 +178,7 @@
                     let connections = handshakes.withLock { $0.filter { $0.hasPrefix(head.uri + " ") }.count }
                     return channel.eventLoop.makeCompletedFuture {
                         .upgraded(
-                            try NIOAsyncChannel(wrappingChannelSynchronously: channel),
+                            try NIOAsyncChannel(wrappingChannelSynchronously: channel), path: head.uri,
                             dropsAtOnce: head.uri == "/drop-first" && connections == 1)
                     }
                 })
@@ -207,8 +208,9 @@
                         return
                     }
                 }
-            case .upgraded(let socket, let dropsAtOnce):
+            case .upgraded(let socket, let path, let dropsAtOnce):
                 try await socket.executeThenClose { inbound, outbound in
+                    if let forbidden = forbiddenFrame(path) { try await outbound.write(forbidden) }
                     if dropsAtOnce {
                         var frames = inbound.makeAsyncIterator()
                         _ = try await frames.next()  // the client's subscription
@@ -229,6 +231,22 @@
                         }
                     }
                 }
+            }
+        }
+    }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    extension AuthenticatingWebSocketServer {
+        /// The frame a server may not send that `path` sends first, if any.
+        static func forbiddenFrame(_ path: String) -> WebSocketFrame? {
+            let data = ByteBuffer(string: "hi")
+            return switch path {
+            case "/masked":
+                WebSocketFrame(fin: true, opcode: .text, maskKey: WebSocketMaskingKey([1, 2, 3, 4]), data: data)
+            case "/reserved-opcode":
+                WebSocketFrame(fin: true, opcode: WebSocketOpcode(encodedWebSocketOpcode: 3)!, data: data)
+            case "/reserved-bit": WebSocketFrame(fin: true, rsv1: true, opcode: .text, data: data)
+            default: nil
             }
         }
     }
@@ -317,6 +335,28 @@
             return RawReplyServer.http(
                 "HTTP/1.1 101 Switching Protocols\nUpgrade: websocket\nConnection: Upgrade\nSec-WebSocket-Accept: \(accept)\n\n"
             )
+        }
+
+        /// A frame the protocol forbids a server (masked, a reserved opcode, a reserved bit
+        /// without the extension that defines it) ends the connection with 1002, said by this
+        /// side, and the reader is told so.
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+        @Test(arguments: ["/masked", "/reserved-opcode", "/reserved-bit"])
+        func aFrameAServerMayNotSendClosesWith1002(_ path: String) async throws {
+            try await AuthenticatingWebSocketServer.with { baseURL, _ in
+                let socket = try await Self.authenticated.webSocket(RequestDescription(route: baseURL + path))
+                var messages = socket.messages.makeAsyncIterator()
+                let error = await #expect(throws: StrataError.self) { try await messages.next() }
+                #expect(error?.kind == .webSocket)
+                guard case .closed(let closure)? = error?.webSocketError else {
+                    Issue.record("not a close: \(String(describing: error))")
+                    return
+                }
+                #expect(closure.code == .protocolError)
+                #expect(closure.byPeer == false)
+                #expect(socket.closure?.code == .protocolError)
+                #expect(socket.closure?.byPeer == false)
+            }
         }
 
         /// A message over the limit ends the connection with 1009, in one frame (NIO's

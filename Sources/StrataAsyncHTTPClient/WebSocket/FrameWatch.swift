@@ -56,7 +56,8 @@
         }
     }
 
-    /// Passes every frame on both ways, telling its ``FrameRelay`` of pongs and close frames.
+    /// Passes every frame on both ways, telling its ``FrameRelay`` of pongs and close frames;
+    /// refuses a masked frame from the server.
     final class FrameWatch: ChannelDuplexHandler, Sendable {
         typealias InboundIn = WebSocketFrame
         typealias InboundOut = WebSocketFrame
@@ -71,6 +72,13 @@
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             let frame = unwrapInboundIn(data)
+            // A server never masks (RFC 6455 5.1): such a frame ends the connection with 1002.
+            guard frame.maskKey == nil else {
+                context.fireErrorCaught(
+                    WebSocketError.closed(
+                        WebSocketClosure(code: .protocolError, reason: "masked frame from the server", byPeer: false)))
+                return
+            }
             switch frame.opcode {
             case .pong: relay.receivedPong(frame.unmaskedData)
             case .connectionClose: relay.close(frame.unmaskedData, sentHere: false)

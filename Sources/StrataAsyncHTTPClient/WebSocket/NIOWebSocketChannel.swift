@@ -188,7 +188,13 @@
                 Task { await self.close(code: .goingAway, reason: nil) }
                 throw CancellationError()
             case .failed(let error as WebSocketError):
-                await ended()
+                // Refused here (a frame the protocol forbids, seen by `FrameWatch`): the peer is
+                // told why. A close frame already sent is not sent again.
+                if case .closed(let closure) = error, !closure.byPeer {
+                    await close(code: closure.code, reason: closure.reason)
+                } else {
+                    await ended()
+                }
                 throw error
             case .failed(let error as NIOWebSocketError):
                 // NIO's decoder refused a frame: one over the limit, or one the protocol forbids.
