@@ -2016,7 +2016,7 @@ func example_Strata_Documentation_docc_WebSockets_reconnection() async throws {
     _ = socket
 }
 
-/// `Sources/Strata/Documentation.docc/WebSockets.md`, example testing (line 233).
+/// `Sources/Strata/Documentation.docc/WebSockets.md`, example testing (line 234).
 func example_Strata_Documentation_docc_WebSockets_testing() async throws {
     // doc-example: Sources/Strata/Documentation.docc/WebSockets.md#testing
     let mock = MockTransport()

@@ -17,6 +17,7 @@
     import StrataServerLifecycle
     import StrataTestCertificates
     import StrataTestSupport
+    import StrataTesting
     import StrataURLSession
     import Testing
     import WSCompression
@@ -335,6 +336,32 @@
             return RawReplyServer.http(
                 "HTTP/1.1 101 Switching Protocols\nUpgrade: websocket\nConnection: Upgrade\nSec-WebSocket-Accept: \(accept)\n\n"
             )
+        }
+
+        /// A socket opened through a recording transport leaves its handshake in the HAR:
+        /// the upgrade request and its `101`, and a refused one with its status and body.
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+        @Test func aRecordingTransportRecordsTheHandshakes() async throws {
+            try await AuthenticatingWebSocketServer.with { baseURL, _ in
+                let recorder = HARRecorder()
+                let transport = HARRecordingTransport(wrapping: AsyncHTTPClientTransport(), into: recorder)
+                let authenticated = Networker(
+                    transport: transport, middleware: [HeadersMiddleware([.authorization: "Bearer fresh"])])
+                let socket = try await authenticated.webSocket(RequestDescription(route: baseURL + "/echo"))
+                try await socket.send(text: "hi")
+                var messages = socket.messages.makeAsyncIterator()
+                #expect(try await messages.next() == .text("hi"))
+                await socket.close()
+                let refused = await #expect(throws: StrataError.self) {
+                    try await Networker(transport: transport).webSocket(RequestDescription(route: baseURL + "/echo"))
+                }
+                #expect(refused?.kind == .unacceptableStatus)
+                let entries = recorder.har.log.entries
+                #expect(entries.map(\.request.method) == ["GET", "GET"])
+                #expect(entries.map(\.request.url) == [baseURL + "/echo", baseURL + "/echo"])
+                #expect(entries.map(\.response.status) == [101, 401])
+                #expect(entries.last?.response.content.text == "denied")
+            }
         }
 
         /// A frame the protocol forbids a server (masked, a reserved opcode, a reserved bit
