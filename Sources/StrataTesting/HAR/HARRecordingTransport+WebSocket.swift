@@ -6,7 +6,7 @@ import Strata
 /// body). The messages after the `101` are not recorded: HAR has no place for them.
 extension HARRecordingTransport: WebSocketTransport {
     /// Opens the socket through ``base`` and records the handshake.
-    /// - Throws: ``WebSocketError/unsupported(reason:)`` when ``base`` opens no WebSockets,
+    /// - Throws: `WebSocketError.unsupported(reason:)` when ``base`` opens no WebSockets,
     ///   and whatever ``base`` throws.
     public func openWebSocket(
         _ request: HTTPRequest,
