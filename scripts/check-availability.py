@@ -46,6 +46,7 @@ NEWER: list[tuple[str, tuple[int, int], str, tuple[str, ...]]] = [
     ("Task.immediate", (26, 0), r"\bTask\s*\.\s*immediate\b|\bTask\s*<[^>]*>\s*\.\s*immediate\b", ()),
     ("InlineArray", (26, 0), r"\bInlineArray\b", ()),
     ("Span / RawSpan", (26, 0), r"\b(Mutable|Output)?Span\s*<|\b(Mutable)?RawSpan\b|\.(span|mutableSpan)\b", ()),
+    ("kSecImportToMemoryOnly", (15, 0), r"\bkSecImportToMemoryOnly\b", ("Security",)),
     (
         "Hummingbird 2",
         (14, 0),

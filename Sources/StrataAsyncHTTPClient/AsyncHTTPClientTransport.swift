@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 /// A `Transport` over AsyncHTTPClient: the recommended transport on Linux and servers,
 /// and the one `Networker()` uses there.
@@ -58,7 +59,19 @@ public struct AsyncHTTPClientTransport: Transport {
     /// Whom `https` requests trust, per host; `nil`: the client's own TLS configuration.
     let trust: TrustConfigurations?
 
-    /// Creates a transport that owns a new client on the shared event loop group.
+    /// The event loop group of every client a transport creates: SwiftNIO's POSIX sockets
+    /// with swift-nio-ssl, on every platform.
+    ///
+    /// AsyncHTTPClient's own default on Apple platforms is Network.framework
+    /// (`NIOTSEventLoopGroup`), where Strata's trust settings would not apply as they do
+    /// elsewhere (extra roots ignored, a client identity refused, TLS failures without a
+    /// reason), connections would wait for connectivity until the connect timeout, and
+    /// WebSockets could not open. With this group, TLS, its failures and WebSockets behave
+    /// on iOS and macOS exactly as on Linux, where Strata's tests run.
+    public static var eventLoopGroup: MultiThreadedEventLoopGroup { .singleton }
+
+    /// Creates a transport that owns a new client on the shared event loop group
+    /// (``eventLoopGroup``).
     ///
     /// Call ``shutdown()`` once you are done with the transport, or drop it: the client
     /// shuts down when the last copy of the transport is released.
@@ -67,7 +80,7 @@ public struct AsyncHTTPClientTransport: Transport {
     ///   redirects to the `Networker`.
     public init(configuration: HTTPClient.Configuration = .strataDefault) {
         self.init(
-            owning: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration),
+            owning: HTTPClient(eventLoopGroup: Self.eventLoopGroup, configuration: configuration),
             trust: nil)
     }
 
@@ -91,7 +104,7 @@ public struct AsyncHTTPClientTransport: Transport {
     {
         let trust = try TrustConfigurations(trust, base: configuration.tlsConfiguration)
         self.init(
-            owning: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration),
+            owning: HTTPClient(eventLoopGroup: Self.eventLoopGroup, configuration: configuration),
             trust: trust)
     }
 
@@ -116,6 +129,15 @@ public struct AsyncHTTPClientTransport: Transport {
     }
 
     /// Creates a transport that borrows `client`; the caller keeps it and shuts it down.
+    ///
+    /// The client is taken as it is, with its event loop group. On Apple platforms, a
+    /// client made with `HTTPClient.defaultEventLoopGroup` (or `HTTPClient.shared`) runs
+    /// over Network.framework: there its TLS configuration is translated by
+    /// AsyncHTTPClient (extra trust roots are not applied, and it stops the process on a
+    /// client certificate chain), a refused connection waits for connectivity until the
+    /// connect timeout, and TLS failures carry no ``TLSFailure`` reason. WebSockets open on
+    /// ``eventLoopGroup`` when the client's group cannot make SwiftNIO sockets. Make the
+    /// client on ``eventLoopGroup`` to behave as Strata's own.
     ///
     /// Configure the client yourself (for example with
     /// `HTTPClient.Configuration/strataDefault`); `HTTPClient.Configuration()` does not

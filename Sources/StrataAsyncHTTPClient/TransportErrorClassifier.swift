@@ -25,7 +25,7 @@ enum TransportErrorClassifier {
             if Deadline.hasPassed(deadline) { return TransportError(.timedOut, underlying: error) }
             return CancellationError()
         }
-        if let tlsError = TransportError(readingTLSError: error) { return tlsError }
+        if let tlsError = TransportError(readingTLSError: error) ?? platformTLSError(error) { return tlsError }
         return TransportError(kind(of: error), underlying: error)
     }
 
@@ -93,6 +93,18 @@ enum TransportErrorClassifier {
         case ECONNRESET, ECONNABORTED, EPIPE, ENOTCONN: .connectionLost
         default: .other
         }
+    }
+
+    /// A Network.framework TLS error, as AsyncHTTPClient wraps it on Apple platforms for a
+    /// client the app made on Network.framework, with the reason its status stands for.
+    private static func platformTLSError(_ error: any Error) -> TransportError? {
+        #if canImport(Network)
+            if let error = error as? HTTPClient.NWTLSError {
+                let reason = TLSFailure.Reason(securityStatus: error.status, otherwise: .handshakeFailed)
+                return TransportError(tlsFailure: TLSFailure(reason), underlying: error)
+            }
+        #endif
+        return nil
     }
 
     /// Network.framework errors, as AsyncHTTPClient wraps them on Apple platforms.

@@ -30,9 +30,11 @@ import Strata
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// The authentication methods of TLS-level challenges. `FoundationNetworking` defines
     /// neither constant (it never issues such challenges); these are their values.
-    static let tlsMethods: Set<String> = [
-        "NSURLAuthenticationMethodServerTrust", "NSURLAuthenticationMethodClientCertificate",
-    ]
+    static let tlsMethods: Set<String> = [serverTrustMethod, clientCertificateMethod]
+    /// `NSURLAuthenticationMethodServerTrust`.
+    static let serverTrustMethod = "NSURLAuthenticationMethodServerTrust"
+    /// `NSURLAuthenticationMethodClientCertificate`.
+    static let clientCertificateMethod = "NSURLAuthenticationMethodClientCertificate"
 
     private let relays = Locked<[Int: SessionTaskRelay]>([:])
     /// Whom the session trusts, when the transport was given a `ServerTrust`.
@@ -114,40 +116,45 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        #if canImport(Security) && canImport(CryptoKit) && !canImport(FoundationNetworking)
-            if let trust, let answer = answer(challenge, task: task, trust: trust) {
-                completionHandler(answer.0, answer.1)
-                return
-            }
-        #endif
+        if let trust, let answer = answer(challenge, task: task, trust: trust) {
+            completionHandler(answer.0, answer.1)
+            return
+        }
         completionHandler(disposition(for: challenge, task: task), nil)
     }
 
-    #if canImport(Security) && canImport(CryptoKit) && !canImport(FoundationNetworking)
-        /// The answer to a TLS challenge under the transport's `ServerTrust`; `nil` for
-        /// default handling (the host's policy has nothing to say about it).
-        private func answer(_ challenge: URLAuthenticationChallenge, task: URLSessionTask, trust: URLSessionTrust)
-            -> (URLSession.AuthChallengeDisposition, URLCredential?)?
-        {
-            let space = challenge.protectionSpace
-            switch space.authenticationMethod {
-            case NSURLAuthenticationMethodServerTrust:
-                guard let serverTrust = space.serverTrust,
-                    let outcome = trust.evaluate(serverTrust, host: space.host)
-                else { return nil }
-                switch outcome {
-                case .success: return (.useCredential, URLCredential(trust: serverTrust))
-                case .failure(let failure):
-                    refusals.withLock { $0[task.taskIdentifier] = failure }
-                    return (.cancelAuthenticationChallenge, nil)
-                }
-            case NSURLAuthenticationMethodClientCertificate:
-                return trust.clientCredential(forHost: space.host).map { (.useCredential, $0) }
-            default:
-                return nil
+    /// The answer to a TLS challenge under the transport's `ServerTrust`; `nil` for
+    /// default handling (the host's policy has nothing to say about it). Only Apple
+    /// platforms hand a delegate TLS challenges, and only there is a `ServerTrust` other
+    /// than the system's accepted (``URLSessionTrust``).
+    private func answer(_ challenge: URLAuthenticationChallenge, task: URLSessionTask, trust: URLSessionTrust)
+        -> (URLSession.AuthChallengeDisposition, URLCredential?)?
+    {
+        let space = challenge.protectionSpace
+        switch space.authenticationMethod {
+        case Self.serverTrustMethod:
+            #if canImport(Security) && canImport(CryptoKit) && !canImport(FoundationNetworking)
+                guard let serverTrust = space.serverTrust else { return nil }
+                let answer = trust.answer(
+                    SecTrustEvaluation(trust: serverTrust), host: space.host, sha256: URLSessionTrust.sha256)
+                let acceptance = URLCredential(trust: serverTrust)
+            #else
+                let answer = ServerTrustAnswer.defaultHandling
+                let acceptance: URLCredential? = nil
+            #endif
+            switch answer {
+            case .defaultHandling: return nil
+            case .trusted: return (.useCredential, acceptance)
+            case .refused(let failure):
+                refusals.withLock { $0[task.taskIdentifier] = failure }
+                return (.cancelAuthenticationChallenge, nil)
             }
+        case Self.clientCertificateMethod:
+            return trust.clientCredential(forHost: space.host).map { (.useCredential, $0) }
+        default:
+            return nil
         }
-    #endif
+    }
 
     private func disposition(
         for challenge: URLAuthenticationChallenge,

@@ -60,12 +60,20 @@ extension URLSessionTransport {
             let error = URLSessionTransportError.noAbsoluteURL
             throw TransportError(.invalidRequest, underlying: error, detail: error.description)
         }
-        #if canImport(FoundationNetworking)
-            if request.headerFields[.acceptEncoding] == nil {
-                urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-            }
-        #endif
+        if Self.asksForIdentityEncoding, request.headerFields[.acceptEncoding] == nil {
+            urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        }
         return urlRequest
+    }
+
+    /// Whether a request without `Accept-Encoding` asks for `identity`: on Linux, where
+    /// libcurl does not notice a compressed body cut short.
+    static var asksForIdentityEncoding: Bool {
+        #if canImport(FoundationNetworking)
+            true
+        #else
+            false
+        #endif
     }
 
     /// The seconds left until `deadline`, rounded up to a whole second, for

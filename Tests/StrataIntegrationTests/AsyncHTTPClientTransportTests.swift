@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOPosix
 import StrataTestServer
 import StrataTestSupport
 import Testing
@@ -10,6 +11,20 @@ import Testing
 
 @Suite("AsyncHTTPClientTransport against the in-process server", .isTimed)
 struct AsyncHTTPClientTransportTests {
+    // MARK: The event loop group
+
+    /// Every client the transport makes runs on SwiftNIO's POSIX sockets, on every platform
+    /// (AsyncHTTPClient's default on Apple platforms would be Network.framework).
+    @Test func clientsItMakesRunOnTheSharedPOSIXGroup() async throws {
+        let plain = AsyncHTTPClientTransport()
+        let trusting = try AsyncHTTPClientTransport(trust: ServerTrust(default: TrustPolicy(minimumVersion: .tls13)))
+        #expect(plain.client.eventLoopGroup === MultiThreadedEventLoopGroup.singleton)
+        #expect(trusting.client.eventLoopGroup === MultiThreadedEventLoopGroup.singleton)
+        #expect(AsyncHTTPClientTransport.eventLoopGroup === MultiThreadedEventLoopGroup.singleton)
+        try await plain.shutdown()
+        try await trusting.shutdown()
+    }
+
     // MARK: Requests and bodies
 
     @Test func getEchoesMethodPathQueryAndHeaders() async throws {

@@ -11,6 +11,13 @@ import Dispatch
 /// timeout, almost never); removing a timer is a lock and a heap removal, and the system
 /// timer is left alone (if it was the earliest, the next firing finds nothing due and
 /// re-arms for the new earliest).
+///
+/// Deadlines are `ContinuousClock` instants, which go on while a device sleeps. The system
+/// timer is therefore armed on the wall clock (`DispatchWallTime`), which goes on too:
+/// `DispatchTime` stops while an iPhone or a Mac sleeps, so a timer armed on it would fire
+/// as late as the device slept, long after its deadline. A firing always checks the due
+/// timers against `ContinuousClock`, so a wall clock set forward fires nothing early (it
+/// re-arms); one set back delays the firing by as much.
 final class DeadlineScheduler: Sendable {
     /// The scheduler every timer of the process uses.
     static let shared = DeadlineScheduler()
@@ -29,12 +36,12 @@ final class DeadlineScheduler: Sendable {
         mutating func arm(for deadline: ContinuousClock.Instant?) {
             armedFor = deadline
             guard let deadline else {
-                source.schedule(deadline: .distantFuture, leeway: DeadlineScheduler.leeway)
+                source.schedule(wallDeadline: .distantFuture, leeway: DeadlineScheduler.leeway)
                 return
             }
             let remaining = ContinuousClock.now.duration(to: deadline)
             source.schedule(
-                deadline: .now() + DeadlineScheduler.dispatchInterval(remaining),
+                wallDeadline: .now() + DeadlineScheduler.dispatchInterval(remaining),
                 leeway: DeadlineScheduler.leeway)
         }
     }

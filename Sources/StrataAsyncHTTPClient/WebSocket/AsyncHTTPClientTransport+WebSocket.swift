@@ -90,7 +90,12 @@
             let upgrade: EventLoopFuture<Upgrade>
             do {
                 // Half-closure lets `InputEndHold` hold the end of the input back during the upgrade.
-                upgrade = try await ClientBootstrap(group: group).channelOption(.allowRemoteHalfClosure, value: true)
+                // A borrowed client's Network.framework group cannot make SwiftNIO sockets: the
+                // transport's own group does.
+                let bootstrap =
+                    ClientBootstrap(validatingGroup: group)
+                    ?? ClientBootstrap(group: AsyncHTTPClientTransport.eventLoopGroup)
+                upgrade = try await bootstrap.channelOption(.allowRemoteHalfClosure, value: true)
                     .connect(host: target.host, port: target.port) { channel in
                         channel.eventLoop.makeCompletedFuture { try self.configure(channel) }
                     }

@@ -156,4 +156,20 @@ import Testing
         #expect(error.description == "TLS failure: host name mismatch")
         #expect(TransportError(.tls).tlsFailure == nil)
     }
+
+    /// Security's statuses (trust evaluation and TLS handshake) read as reasons, on every platform.
+    @Test(arguments: [
+        (Int32(-67818), TLSFailure.Reason.expired), (-67819, .expired), (-9814, .expired), (-9815, .expired),
+        (-67602, .hostNameMismatch), (-9843, .hostNameMismatch), (-9836, .protocolVersion),
+        (-9842, .clientCertificateRequired), (-9807, .untrustedCertificate), (-9808, .untrustedCertificate),
+        (-9812, .untrustedCertificate), (-9813, .untrustedCertificate),
+    ])
+    func securityStatusesReadAsReasons(status: Int32, reason: TLSFailure.Reason) {
+        #expect(TLSFailure.Reason(securityStatus: status, otherwise: .handshakeFailed) == reason)
+    }
+
+    @Test func anUnlistedSecurityStatusIsTheCallersOtherwise() {
+        #expect(TLSFailure.Reason(securityStatus: -25318, otherwise: .untrustedCertificate) == .untrustedCertificate)
+        #expect(TLSFailure.Reason(securityStatus: 0, otherwise: .handshakeFailed) == .handshakeFailed)
+    }
 }

@@ -52,3 +52,26 @@ public struct TLSFailure: Sendable, Hashable, CustomStringConvertible {
         return "\(reason); the server presented \(presentedPins.map(\.description).joined(separator: ", "))"
     }
 }
+
+extension TLSFailure.Reason {
+    /// The reason an `OSStatus` of Apple's Security framework stands for: a trust
+    /// evaluation's (`SecBase.h`) or a TLS handshake's (`SecureTransport.h`, as
+    /// Network.framework reports them), or `otherwise` for a status not listed.
+    ///
+    /// Plain numbers, so that the rule is the same, and tested, on every platform.
+    package init(securityStatus status: Int32, otherwise: TLSFailure.Reason) {
+        switch status {
+        // errSecCertificateExpired, errSecCertificateNotValidYet, errSSLCertExpired, errSSLCertNotYetValid
+        case -67818, -67819, -9814, -9815: self = .expired
+        // errSecHostNameMismatch, errSSLHostNameMismatch
+        case -67602, -9843: self = .hostNameMismatch
+        // errSSLPeerProtocolVersion
+        case -9836: self = .protocolVersion
+        // errSSLClientCertRequested
+        case -9842: self = .clientCertificateRequired
+        // errSSLXCertChainInvalid, errSSLBadCert, errSSLUnknownRootCert, errSSLNoRootCert
+        case -9807, -9808, -9812, -9813: self = .untrustedCertificate
+        default: self = otherwise
+        }
+    }
+}

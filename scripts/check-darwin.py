@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""Type-checks every line Apple's compilers see and Linux's does not.
+
+Linux compiles the `#if os(Linux)` / `canImport(FoundationNetworking)` side of each
+condition and skips the Apple side, so a type error in an Apple-only branch never shows
+here. This check compiles that side on Linux:
+
+1. `darwin-view` (scripts/darwin-view, on swift-syntax's SwiftIfConfig) writes each module's
+   sources as each Apple platform's compiler reads them (macOS, iOS, tvOS, watchOS,
+   visionOS): inactive clauses and directives blanked, lines kept, so diagnostics point at
+   the real file and line.
+2. Stand-ins of what Apple's SDK declares and Linux lacks (scripts/darwin-view/StandIns:
+   `Security`, `CryptoKit` over swift-crypto, `Darwin`, `Network`, and overlays of
+   Foundation and AsyncHTTPClient for their Apple-only declarations) are compiled into
+   modules; the view's files that import Foundation or AsyncHTTPClient import the overlay.
+   URLSession's Apple API is FoundationNetworking's where Linux has it.
+3. Each module whose Apple view differs from its Linux one is type-checked with the very
+   flags of its Linux build (read from .build/debug.yaml) against the Linux build of its
+   dependencies, once per distinct view.
+
+What it cannot see: availability (`@available`; scripts/check-availability.sh looks for that),
+and differences between an Apple SDK declaration and FoundationNetworking's where Strata
+uses URLSession's API on both. It needs `swift build --enable-all-traits --build-tests` first.
+
+    python3 scripts/check-darwin.py [MODULE ...]   # every module of Sources/ and Tests/, or these
+
+Python 3 standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WORK = ROOT / ".build-darwin"
+TOOL_PACKAGE = ROOT / "scripts" / "darwin-view"
+TOOL_SCRATCH = ROOT / ".build-darwin-view"
+STAND_INS = TOOL_PACKAGE / "StandIns"
+# In dependency order; each is a module named after its file.
+STAND_IN_MODULES = ["Security", "CryptoKit", "Darwin", "Network", "Foundation_Darwin", "AsyncHTTPClient_Darwin"]
+OVERLAYS = {"Foundation": "Foundation_Darwin", "AsyncHTTPClient": "AsyncHTTPClient_Darwin"}
+
+# Flags of a module's build that produce outputs or state; a type-check takes the rest.
+DROP_WITH_VALUE = {"-emit-module-path", "-output-file-map", "-index-store-path", "-emit-objc-header-path",
+                   "-emit-module-interface-path", "-emit-private-module-interface-path", "-o",
+                   "-emit-package-module-interface-path", "-emit-abi-descriptor-path"}
+DROP = {"-emit-dependencies", "-emit-module", "-incremental", "-c", "-serialize-diagnostics", "-enable-batch-mode",
+        "-emit-objc-header", "-parseable-output", "-emit-module-interface", "-emit-private-module-interface",
+        "-whole-module-optimization", "-no-whole-module-optimization", "-emit-executable", "-emit-library",
+        "-emit-symbol-graph"}
+
+
+def modules_from_build_manifest() -> dict[str, dict]:
+    """Every Swift module of the debug build: its sources and its compiler arguments."""
+    manifest = ROOT / ".build" / "debug.yaml"
+    if not manifest.exists():
+        sys.exit("check-darwin: no .build/debug.yaml; run `swift build --enable-all-traits --build-tests` first")
+    modules: dict[str, dict] = {}
+    key = re.compile(r'^  "C\.(?P<name>[^"]+?)-[^"-]+-[^"-]+-[^"-]+-[^"-]+-debug\.module":$')
+    current = None
+    for line in manifest.read_text().splitlines():
+        match = key.match(line)
+        if match:
+            current = {"name": match.group("name")}
+            continue
+        if current is None:
+            continue
+        stripped = line.strip()
+        if stripped.startswith("inputs: "):
+            current["inputs"] = json.loads(stripped[len("inputs: "):])
+        elif stripped.startswith("args: "):
+            current["args"] = json.loads(stripped[len("args: "):])
+            modules[current["name"]] = current
+            current = None
+        elif not line.startswith("    "):
+            current = None
+    return modules
+
+
+def typecheck_arguments(args: list[str]) -> list[str]:
+    """A module's build arguments without its inputs and outputs."""
+    kept: list[str] = []
+    skip = False
+    for argument in args[1:]:
+        if skip:
+            skip = False
+            continue
+        if argument in DROP_WITH_VALUE:
+            skip = True
+            continue
+        if argument in DROP or argument.startswith("@") or argument.startswith("-j"):
+            continue
+        kept.append(argument)
+    return kept
+
+
+def run(command: list[str], **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(command, cwd=ROOT, text=True, capture_output=True, **kwargs)
+
+
+def build_tool() -> Path:
+    result = run(["swift", "build", "--package-path", str(TOOL_PACKAGE), "--scratch-path", str(TOOL_SCRATCH)])
+    if result.returncode != 0:
+        sys.exit("check-darwin: darwin-view did not build:\n" + result.stdout + result.stderr)
+    return TOOL_SCRATCH / "debug" / "darwin-view"
+
+
+def build_stand_ins(base_args: list[str]) -> Path:
+    """Compiles the stand-in modules with the search paths of a module that sees every package."""
+    out = WORK / "stand-ins"
+    out.mkdir(parents=True, exist_ok=True)
+    flags = [a for a in typecheck_arguments(base_args) if a not in ("-enable-testing",)]
+    # Swift 5 mode, as the SDK's C declarations are imported: its global constants are not
+    # `Sendable` checked.
+    flags = strip_flag_with_value(strip_flag_with_value(flags, "-module-name"), "-swift-version") + ["-swift-version", "5"]
+    for name in STAND_IN_MODULES:
+        result = run(["swiftc", "-emit-module", "-parse-as-library", "-module-name", name,
+                      "-emit-module-path", str(out / f"{name}.swiftmodule"), "-I", str(out), *flags,
+                      str(STAND_INS / f"{name}.swift")])
+        if result.returncode != 0:
+            sys.exit(f"check-darwin: the stand-in {name} did not compile:\n{result.stdout}{result.stderr}")
+    return out
+
+
+def strip_flag_with_value(flags: list[str], flag: str) -> list[str]:
+    kept, skip = [], False
+    for argument in flags:
+        if skip:
+            skip = False
+        elif argument == flag:
+            skip = True
+        else:
+            kept.append(argument)
+    return kept
+
+
+def main() -> int:
+    only = set(sys.argv[1:])
+    modules = modules_from_build_manifest()
+    ours = {}
+    for name, module in modules.items():
+        sources = [s for s in module.get("inputs", []) if s.endswith(".swift")]
+        if sources and all(Path(s).is_relative_to(ROOT / "Sources") or Path(s).is_relative_to(ROOT / "Tests")
+                           for s in sources) and (not only or name in only):
+            ours[name] = (module, sources)
+    if not ours:
+        sys.exit("check-darwin: no module of Sources/ or Tests/ in .build/debug.yaml")
+    tool = build_tool()
+    stand_ins = build_stand_ins(modules["StrataAsyncHTTPClient"]["args"])
+
+    failures = 0
+    checked = 0
+    for name in sorted(ours):
+        module, sources = ours[name]
+        args = typecheck_arguments(module["args"])
+        defines = [a[2:] for a in args if a.startswith("-D")]
+        views = WORK / "views" / name
+        command = [str(tool), "--out", str(views)]
+        for define in defines:
+            command += ["--define", define]
+        for module_name, overlay in OVERLAYS.items():
+            command += ["--overlay", f"{module_name}={overlay}"]
+        result = run(command + sources)
+        if result.returncode != 0:
+            sys.exit(f"check-darwin: darwin-view failed on {name}:\n{result.stdout}{result.stderr}")
+        seen: dict[str, str] = {}
+        for line in result.stdout.splitlines():
+            platform, status, *digest = line.split()
+            if status == "same":
+                continue
+            if digest[0] in seen:
+                print(f"check-darwin: {name} on {platform}: the same view as on {seen[digest[0]]}")
+                continue
+            seen[digest[0]] = platform
+            files = [str(views / platform / Path(s).name) for s in sources]
+            checked += 1
+            check = run(["swiftc", "-typecheck", *args, "-I", str(stand_ins), *files])
+            output = check.stdout + check.stderr
+            # The view keeps every line where it was: point at the real file.
+            for source in sources:
+                output = output.replace(str(views / platform / Path(source).name), str(Path(source).relative_to(ROOT)))
+            # Strata's targets have no warnings on Linux; the Apple view may not add one.
+            if check.returncode != 0 or re.search(r"^\S+\.swift:\d+:\d+: warning:", output, re.MULTILINE):
+                failures += 1
+                print(f"check-darwin: {name} does not compile cleanly for {platform}:")
+                print("\n".join(l for l in output.splitlines() if l.strip()))
+            else:
+                print(f"check-darwin: {name} type-checks for {platform}")
+    if failures:
+        print(f"check-darwin: {failures} Apple view(s) of {checked} do not compile", file=sys.stderr)
+        return 1
+    print(f"check-darwin: {checked} Apple view(s) type-check (modules whose Apple view is Linux's are not repeated)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
