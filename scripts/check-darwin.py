@@ -23,6 +23,7 @@ and differences between an Apple SDK declaration and FoundationNetworking's wher
 uses URLSession's API on both. It needs `swift build --enable-all-traits --build-tests` first.
 
     python3 scripts/check-darwin.py [MODULE ...]   # every module of Sources/ and Tests/, or these
+    python3 scripts/check-darwin.py --self-test    # shows that a type error in an Apple branch fails
 
 Python 3 standard library only.
 """
@@ -139,7 +140,52 @@ def strip_flag_with_value(flags: list[str], flag: str) -> list[str]:
     return kept
 
 
+# A module whose Apple-only branches each hold a type error, on known lines, and whose Linux
+# branch holds one that no Apple view may see.
+SELF_TEST_SOURCE = """\
+#if canImport(Security) && !canImport(FoundationNetworking)
+    let security: Int = "every Apple platform"
+#endif
+#if os(watchOS)
+    let watch: Int = "watchOS only"
+#elseif os(iOS) || os(tvOS)
+    let phone: Int = "iOS and tvOS"
+#endif
+#if os(Linux)
+    let linux: Int = "never in an Apple view"
+#else
+    let fine = 1
+#endif
+"""
+# The lines with an error, per platform.
+SELF_TEST_EXPECTED = {"macOS": {2}, "iOS": {2, 7}, "tvOS": {2, 7}, "watchOS": {2, 5}, "visionOS": {2}}
+
+
+def self_test(tool: Path) -> int:
+    """The check fails on exactly the Apple-only lines with a type error, on each platform."""
+    directory = WORK / "self-test"
+    directory.mkdir(parents=True, exist_ok=True)
+    source = directory / "Branches.swift"
+    source.write_text(SELF_TEST_SOURCE)
+    result = run([str(tool), "--out", str(directory / "views"), str(source)])
+    assert result.returncode == 0, result.stderr
+    for line in result.stdout.splitlines():
+        platform, status, *_ = line.split()
+        assert status == "differs", line
+        view = directory / "views" / platform / "Branches.swift"
+        check = run(["swiftc", "-typecheck", "-parse-as-library", str(view)])
+        lines = {int(m.group(1)) for m in re.finditer(r"Branches\.swift:(\d+):\d+: error:", check.stdout + check.stderr)}
+        if check.returncode == 0 or lines != SELF_TEST_EXPECTED[platform]:
+            print(f"check-darwin: self-test failed on {platform}: errors on lines {sorted(lines)}, "
+                  f"expected {sorted(SELF_TEST_EXPECTED[platform])}\n{check.stdout}{check.stderr}")
+            return 1
+    print("check-darwin: self-test passed (a type error in an Apple-only branch fails, on its line)")
+    return 0
+
+
 def main() -> int:
+    if sys.argv[1:] == ["--self-test"]:
+        return self_test(build_tool())
     only = set(sys.argv[1:])
     modules = modules_from_build_manifest()
     ours = {}

@@ -4,4 +4,7 @@
 # debug build of the tests (`swift build --enable-all-traits --build-tests`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [[ $# -eq 0 ]]; then
+    python3 scripts/check-darwin.py --self-test
+fi
 python3 scripts/check-darwin.py "$@"

@@ -29,6 +29,14 @@
     public struct GRPCTrust: Sendable {
         /// The transport's name in `TrustConfigurationError`.
         static let transportName = "HTTP2ClientTransport.Posix"
+        /// Whether swift-certificates reads the system's trust roots here: on Linux only.
+        static var readsSystemRoots: Bool {
+            #if os(Linux)
+                true
+            #else
+                false
+            #endif
+        }
 
         /// The host the transport connects to, whose policy this is.
         public let host: String
@@ -86,15 +94,12 @@
             }
             let verifier = ChainVerifier(policy, host: host, refusals: refusals)
             if verifier.includesSystemRoots && !verifier.roots.isEmpty || !policy.pins.isEmpty {
-                #if !os(Linux)
-                    // swift-certificates reads the system's roots on Linux only.
-                    if verifier.includesSystemRoots {
-                        throw TrustConfigurationError(
-                            .roots, transport: transportName,
-                            reason: "Strata verifies these chains with swift-certificates, which reads the system's "
-                                + "roots on Linux only: give the roots to trust with .only(…)")
-                    }
-                #endif
+                if verifier.includesSystemRoots && !Self.readsSystemRoots {
+                    throw TrustConfigurationError(
+                        .roots, transport: transportName,
+                        reason: "Strata verifies these chains with swift-certificates, which reads the system's "
+                            + "roots on Linux only: give the roots to trust with .only(…)")
+                }
                 tls.customVerificationCallback = verifier.callback
             }
             return .tls(tls)

@@ -49,7 +49,7 @@ enum ProcessStats {
         #if canImport(Glibc)
             let who = __rusage_who_t(RUSAGE_SELF.rawValue)  // Glibc imports RUSAGE_SELF as an enum case
         #else
-            let who = RUSAGE_SELF
+            let who: Int32 = RUSAGE_SELF
         #endif
         guard getrusage(who, &usage) == 0 else { return .zero }
         func duration(_ time: timeval) -> Duration {
