@@ -208,6 +208,11 @@ CONTEXT: dict[str, Context] = {
         static let authAPI = AuthAPI()
         """
     ),
+    "Sources/Strata/Features/Cookies/CookieJar.swift#1": Context(
+        declarations="""
+        let transport = MockTransport()
+        """
+    ),
     "Sources/Strata/Features/Headers/HeadersMiddleware.swift#1": Context(
         declarations="""
         actor TokenStore { var accessToken: String? = "saved" }

@@ -19,9 +19,17 @@ extension HTTPClientRequest {
         let path = request.path.flatMap { $0.isEmpty ? nil : $0 } ?? "/"
         self.init(url: "\(scheme)://\(authority)\(path)")
         self.method = HTTPMethod(rawValue: request.method.rawValue)
+        var cookies: [String] = []
         for field in request.headerFields {
-            self.headers.add(name: field.name.rawName, value: field.value)
+            if field.name == .cookie {
+                cookies.append(field.value)
+            } else {
+                self.headers.add(name: field.name.rawName, value: field.value)
+            }
         }
+        // One Cookie line, its pairs joined by "; " (RFC 6265 §5.4): HTTPFields keeps a
+        // pair per field, as HTTP/2 may send them.
+        if !cookies.isEmpty { self.headers.add(name: "Cookie", value: cookies.joined(separator: "; ")) }
         self.body = body.map(Body.init)
     }
 }

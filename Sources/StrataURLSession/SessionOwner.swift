@@ -37,16 +37,23 @@ final class SessionOwner: Sendable {
         self.owns = false
     }
 
-    /// A copy of `configuration` whose sessions neither read nor write a `URLCache`.
+    /// A copy of `configuration` whose sessions neither read nor write a `URLCache`, and
+    /// neither send nor store cookies.
     ///
     /// `.default` and `.ephemeral` come with a `URLCache` on Apple platforms: responses
     /// could be answered from it behind Strata's own cache and validators (a `max-age`
     /// response would never reach the server again, a revalidation could come back `200`
     /// from Foundation instead of the server's `304`). Caching is `CacheMiddleware`'s.
+    /// They also keep cookies in `HTTPCookieStorage`, by rules Strata does not control, on
+    /// Linux too: a cookie could go twice, or where a `CookieJar` would not send it.
+    /// Cookies are `CookieMiddleware`'s.
     static func withoutCache(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {
         let copy = configuration.copy() as? URLSessionConfiguration ?? configuration
         copy.urlCache = nil
         copy.requestCachePolicy = .reloadIgnoringLocalCacheData
+        copy.httpCookieStorage = nil
+        copy.httpShouldSetCookies = false
+        copy.httpCookieAcceptPolicy = .never
         return copy
     }
 

@@ -52,6 +52,15 @@ extension URLSessionTransport {
                 throw TransportError(.malformedResponse, underlying: error, detail: error.description)
             }
             if let fieldName = HTTPField.Name(name) {
+                if fieldName == .setCookie {
+                    // HTTPURLResponse joins a response's Set-Cookie fields with commas.
+                    for cookie in HTTPFields.splitJoinedSetCookie(value) {
+                        fields.append(
+                            valueBytes.isASCII
+                                ? HTTPField(name: fieldName, value: cookie) : field(fieldName, isoLatin1Value: cookie))
+                    }
+                    continue
+                }
                 fields.append(
                     valueBytes.isASCII
                         ? HTTPField(name: fieldName, value: value) : field(fieldName, isoLatin1Value: value))

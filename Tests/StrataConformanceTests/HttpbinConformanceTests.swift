@@ -269,21 +269,32 @@ struct HttpbinConformanceTests {
         }
     }
 
+    /// Without a jar no transport keeps cookies (URLSession's `HTTPCookieStorage` is off in
+    /// the sessions Strata makes); with a ``CookieJar`` both keep httpbin's, set on the
+    /// `302` of `/cookies/set` and sent on the hop it redirects to, and `/cookies/delete`
+    /// clears them.
     @Test(arguments: TransportKind.allCases)
     func cookies(_ kind: TransportKind) async throws {
+        let flavour = "oat-" + UUID().uuidString.prefix(8)
+        let set = Endpoint<JSON>(RequestDescription(route: Httpbin.route("/cookies/set?flavour=\(flavour)&size=2")))
+        let read = Endpoint<JSON>(RequestDescription(route: Httpbin.route("/cookies")))
         try await kind.withNetworker { networker in
-            let flavour = "oat-" + UUID().uuidString.prefix(8)
-            // /cookies/set answers 302 with Set-Cookie; /cookies shows what the client sends back.
-            _ = try await networker.send(
-                Endpoint<Data>(RequestDescription(route: Httpbin.route("/cookies/set?flavour=\(flavour)"))))
-            let cookies = try await networker.send(Endpoint<JSON>(RequestDescription(route: Httpbin.route("/cookies"))))
-            switch kind {
-            case .urlSession:
-                #expect(
-                    cookies["cookies"]?["flavour"] == .string(flavour), "URLSession keeps cookies in HTTPCookieStorage")
-            case .asyncHTTPClient:
-                #expect(cookies == ["cookies": [:]], "AsyncHTTPClient has no cookie store: cookies are not sent back")
-            }
+            let redirected = try await networker.send(set)
+            let sent = try await networker.send(read)
+            #expect(redirected == ["cookies": [:]], "no jar: nothing kept")
+            #expect(sent == ["cookies": [:]], "no jar: nothing kept")
+        }
+        let jar = MemoryCookieJar()
+        try await kind.withNetworker(middleware: [CookieMiddleware(jar: jar)]) { networker in
+            let redirected = try await networker.send(set)
+            let sent = try await networker.send(read)
+            #expect(redirected == ["cookies": ["flavour": .string(String(flavour)), "size": "2"]])
+            #expect(sent == ["cookies": ["flavour": .string(String(flavour)), "size": "2"]])
+            #expect(jar.allCookies.map(\.name).sorted() == ["flavour", "size"])
+            let deleted = try await networker.send(
+                Endpoint<JSON>(RequestDescription(route: Httpbin.route("/cookies/delete?flavour"))))
+            #expect(deleted == ["cookies": ["size": "2"]])
+            #expect(jar.allCookies.map(\.name) == ["size"])
         }
     }
 }

@@ -7,13 +7,13 @@
 // `python3 scripts/doc-examples.py`; DocExamplesAreCurrentTests fails when this file is stale.
 //
 // Skipped by a `doc-examples: skip` marker:
-// - README.md#adding-strata (line 51): Package.swift lines: PackageDescription cannot be imported by a test
-// - README.md#adding-strata-2 (line 67): Package.swift lines: PackageDescription cannot be imported by a test
+// - README.md#adding-strata (line 52): Package.swift lines: PackageDescription cannot be imported by a test
+// - README.md#adding-strata-2 (line 68): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/Strata/Documentation.docc/GRPC.md#overview (line 66): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
 // - Sources/Strata/Documentation.docc/GRPC.md#overview-2 (line 105): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
 // - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package (line 15): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package-2 (line 33): Package.swift lines: PackageDescription cannot be imported by a test
-// - Sources/Strata/Documentation.docc/Migrating.md#from-alamofires-websocketrequest (line 175): Alamofire 5.10 code: Alamofire is not a dependency
+// - Sources/Strata/Documentation.docc/Migrating.md#from-alamofires-websocketrequest (line 176): Alamofire 5.10 code: Alamofire is not a dependency
 // - Sources/StrataGRPC/Documentation.docc/StrataGRPC.md#overview (line 22): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/StrataObservability/Documentation.docc/StrataObservability.md#overview (line 20): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/StrataOpenAPI/Documentation.docc/StrataOpenAPI.md#overview (line 19): Package.swift lines: PackageDescription cannot be imported by a test
@@ -318,6 +318,33 @@ func example_Strata_Features_ConcurrencyLimits_ConcurrencyLimitMiddleware_1() as
     // end doc-example
     _ = networker
     _ = avatar
+}
+
+// MARK: - Sources/Strata/Features/Cookies/CookieJar.swift
+
+/// `Sources/Strata/Features/Cookies/CookieJar.swift`, example 1 (line 38).
+func example_Strata_Features_Cookies_CookieJar_1() async throws {
+    let transport = MockTransport()
+    // doc-example: Sources/Strata/Features/Cookies/CookieJar.swift#1
+    let jar = MemoryCookieJar()
+    let client = Networker(transport: transport, middleware: [CookieMiddleware(jar: jar)])
+    // … log in: the session cookie is kept and sent …
+    jar.removeAll()  // log out
+    // end doc-example
+    _ = jar
+    _ = client
+}
+
+// MARK: - Sources/Strata/Features/Cookies/CookieMiddleware.swift
+
+/// `Sources/Strata/Features/Cookies/CookieMiddleware.swift`, example 1 (line 15).
+func example_Strata_Features_Cookies_CookieMiddleware_1() async throws {
+    // doc-example: Sources/Strata/Features/Cookies/CookieMiddleware.swift#1
+    let jar = MemoryCookieJar()
+    let client = Networker(transport: AsyncHTTPClientTransport(), middleware: [CookieMiddleware(jar: jar)])
+    // end doc-example
+    _ = jar
+    _ = client
 }
 
 // MARK: - Sources/Strata/Features/Headers/HeadersMiddleware.swift
@@ -854,7 +881,7 @@ enum DocExample_Strata_Routing_URLRouteProvider_1 {
 
 // MARK: - Sources/StrataAsyncHTTPClient/AsyncHTTPClientTransport.swift
 
-/// `Sources/StrataAsyncHTTPClient/AsyncHTTPClientTransport.swift`, example 1 (line 45).
+/// `Sources/StrataAsyncHTTPClient/AsyncHTTPClientTransport.swift`, example 1 (line 46).
 func example_StrataAsyncHTTPClient_AsyncHTTPClientTransport_1(request: HTTPRequest) async throws -> (status: Int, bytes: Int?) {
     // doc-example: Sources/StrataAsyncHTTPClient/AsyncHTTPClientTransport.swift#1
     let transport = AsyncHTTPClientTransport()
@@ -1233,7 +1260,7 @@ func example_StrataTesting_MockWebSocketPeer_1() async throws {
 
 // MARK: - README.md
 
-/// `README.md`, example quick-start (line 109).
+/// `README.md`, example quick-start (line 110).
 func example_README_quick_start() async throws -> (url: String?, contentType: String?, body: Data?, userURL: String?) {
     // doc-example: README.md#quick-start
     // Raw layer: what the server sends. `typealias Raw = JSON` is all a Codable DTO needs.
@@ -1422,7 +1449,7 @@ func example_Strata_Documentation_docc_Migrating_overview_2() async throws -> (s
     return (try search.encoded().head.url?.absoluteString, try create.encoded().body?.bufferedData, try signup.encoded().body?.bufferedData)
 }
 
-/// `Sources/Strata/Documentation.docc/Migrating.md`, example from-alamofires-websocketrequest-2 (line 197).
+/// `Sources/Strata/Documentation.docc/Migrating.md`, example from-alamofires-websocketrequest-2 (line 198).
 func example_Strata_Documentation_docc_Migrating_from_alamofires_websocketrequest_2() async throws {
     let networker = Networker(transport: MockTransport())
     // doc-example: Sources/Strata/Documentation.docc/Migrating.md#from-alamofires-websocketrequest-2
@@ -1442,7 +1469,7 @@ func example_Strata_Documentation_docc_Migrating_from_alamofires_websocketreques
     _ = socket
 }
 
-/// `Sources/Strata/Documentation.docc/Migrating.md`, example dependency-injection-with-swinject (line 302).
+/// `Sources/Strata/Documentation.docc/Migrating.md`, example dependency-injection-with-swinject (line 303).
 func example_Strata_Documentation_docc_Migrating_dependency_injection_with_swinject() async throws {
     // doc-example: Sources/Strata/Documentation.docc/Migrating.md#dependency-injection-with-swinject
     let container = Container()
@@ -1781,13 +1808,27 @@ func example_Strata_Documentation_docc_SendingAndErrors_errors_2(networker: Netw
     return printed
 }
 
-/// `Sources/Strata/Documentation.docc/SendingAndErrors.md`, example redirects (line 161).
+/// `Sources/Strata/Documentation.docc/SendingAndErrors.md`, example redirects (line 162).
 func example_Strata_Documentation_docc_SendingAndErrors_redirects() async throws {
     // doc-example: Sources/Strata/Documentation.docc/SendingAndErrors.md#redirects
     var configuration = Networker.Configuration()
     configuration.redirects = RedirectPolicy(maxRedirects: 3)   // or nil: return 3xx responses as they are
     // end doc-example
     _ = configuration
+}
+
+/// `Sources/Strata/Documentation.docc/SendingAndErrors.md`, example cookies (line 186).
+func example_Strata_Documentation_docc_SendingAndErrors_cookies() async throws {
+    // doc-example: Sources/Strata/Documentation.docc/SendingAndErrors.md#cookies
+    let jar = MemoryCookieJar()
+    let networker = Networker(transport: AsyncHTTPClientTransport(), middleware: [CookieMiddleware(jar: jar)])
+    // … log in: later calls carry the session cookie …
+    let saved = try JSONEncoder().encode(jar.allCookies)  // export; `jar.add(contentsOf:)` imports
+    jar.removeAll()  // log out
+    // end doc-example
+    _ = jar
+    _ = networker
+    _ = saved
 }
 
 // MARK: - Sources/Strata/Documentation.docc/Streams.md
@@ -1920,7 +1961,7 @@ func example_Strata_Documentation_docc_TrustAndTLS_overview() async throws {
     _ = transport
 }
 
-/// `Sources/Strata/Documentation.docc/TrustAndTLS.md`, example why-a-server-was-refused (line 78).
+/// `Sources/Strata/Documentation.docc/TrustAndTLS.md`, example why-a-server-was-refused (line 83).
 func example_Strata_Documentation_docc_TrustAndTLS_why_a_server_was_refused() async throws {
     let networker = Networker(transport: MockTransport())
     let endpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/report"))
