@@ -32,7 +32,7 @@ struct StreamingMeasurements {
                     let failedAfter = ContinuousClock.now - start
                     let ended = await probe.nextEndedWriter(within: .seconds(20))
                     print(
-                        "MEASURE \(kind) \(path): \(outcome) after \(failedAfter), peak RSS growth \(memory.growth >> 20) MiB, "
+                        "MEASURE \(kind) \(path): \(outcome) after \(failedAfter), peak RSS growth \(memory.growthDescription), "
                             + "server saw the close after \(ContinuousClock.now - start) (\(ended ?? "not seen"))")
                 }
             }
@@ -64,7 +64,7 @@ struct StreamingMeasurements {
                     let ended = await probe.nextEndedWriter(within: .seconds(20))
                     print(
                         "MEASURE \(kind) stream, 1 s deadline: \(outcome) after \(failedAfter), \(received >> 20) MiB read, "
-                            + "peak RSS growth \(memory.growth >> 20) MiB, server saw the close after \(ContinuousClock.now - start) "
+                            + "peak RSS growth \(memory.growthDescription), server saw the close after \(ContinuousClock.now - start) "
                             + "(\(ended ?? "not seen"))")
                 }
             }

@@ -5,6 +5,7 @@ import Strata
 import StrataAsyncHTTPClient
 import StrataServerLifecycle
 import StrataTestCertificates
+import StrataTestSupport
 import StrataURLSession
 import Testing
 
@@ -56,9 +57,14 @@ import Testing
                 #expect(try await Self.outcome(ahc, server) == .refused(.untrustedCertificate))
             }
             try await ahc.shutdown()
+            // Why URLSession refuses is curl's message on Linux (it checks the chain before the
+            // dates); Apple's URLSession gives a code of its own, perhaps another reason.
             let session = try URLSessionTransport(trust: .system)
-            for server in [servers.good, servers.expired, servers.selfSigned, servers.fromOtherAuthority] {
-                #expect(try await Self.outcome(session, server) == .refused(.untrustedCertificate))
+            try await expectOnLinux("URLSession's reasons as FoundationNetworking (libcurl) gives them") {
+                for server in [servers.good, servers.expired, servers.selfSigned, servers.fromOtherAuthority] {
+                    let outcome = try await Self.outcome(session, server)
+                    #expect(outcome == .refused(.untrustedCertificate))
+                }
             }
         }
     }

@@ -130,12 +130,12 @@ struct URLSessionStreamingTests {
             let (response, body) = try await transport.send(request, body: nil, deadline: .now + .seconds(10))
             #expect(response.status == .found)
             #expect(response.headerFields[.location] == nil)
-            #if canImport(FoundationNetworking)
-                // FoundationNetworking completes such a task without handing over its head or body.
-                #expect(try await body?.collect(upTo: 100) == Data())
-            #else
-                #expect(try await body?.collect(upTo: 100) == Data("hello".utf8))
-            #endif
+            let received = try await body?.collect(upTo: 100)
+            // FoundationNetworking completes such a task without handing over its head or
+            // body; Apple's URLSession is expected to hand the body over.
+            expectOnLinux("the body of a 302 without Location was read on FoundationNetworking only") {
+                #expect(received == (Platform.isLinuxFoundation ? Data() : Data("hello".utf8)))
+            }
         }
     }
 
@@ -174,56 +174,74 @@ struct URLSessionStreamingTests {
 
     // MARK: Replies that break HTTP
 
+    /// Why the replies that break HTTP are checked plainly on Linux only: there the kind
+    /// comes from curl's message (``CurlMessages``), and whether `URLSession` fails at all,
+    /// and with which `URLError`, is FoundationNetworking's; Apple's `URLSession` decides
+    /// both by its own rules, which no run of these tests has seen.
+    static let classifiedOnLinux: Comment = "a reply that breaks HTTP, as FoundationNetworking fails on it"
+
     @Test func bytesThatAreNotHTTPAreAMalformedResponse() async throws {
-        let error = try await Self.failure(reply: Array("this is not HTTP at all\r\n\r\n".utf8))
-        #expect(error.kind == .malformedResponse)
-        #expect((error.underlying as? URLError) != nil)
-        #if canImport(FoundationNetworking)
-            #expect(error.detail == "URLError -1002 unsupportedURL: Received HTTP/0.9 when not allowed")
-            #expect(
-                error.description
-                    == "malformed response: URLError -1002 unsupportedURL: Received HTTP/0.9 when not allowed")
-        #endif
+        try await expectOnLinux(Self.classifiedOnLinux) {
+            let error = try await Self.failure(reply: Array("this is not HTTP at all\r\n\r\n".utf8))
+            #expect(error.kind == .malformedResponse)
+            #expect((error.underlying as? URLError) != nil)
+            #if canImport(FoundationNetworking)
+                #expect(error.detail == "URLError -1002 unsupportedURL: Received HTTP/0.9 when not allowed")
+                #expect(
+                    error.description
+                        == "malformed response: URLError -1002 unsupportedURL: Received HTTP/0.9 when not allowed")
+            #endif
+        }
     }
 
     @Test func bodyShorterThanItsContentLengthIsAConnectionLost() async throws {
-        let error = try await Self.failure(
-            reply: RawReplyServer.http("HTTP/1.1 200 OK\nContent-Length: 100\n\n0123456789"))
-        #expect(error.kind == .connectionLost)
-        #expect(!error.description.contains("\n"))
-        #if canImport(FoundationNetworking)
-            #expect(error.detail == "URLError -1 unknown: transfer closed with 90 bytes remaining to read")
-        #endif
+        try await expectOnLinux(Self.classifiedOnLinux) {
+            let error = try await Self.failure(
+                reply: RawReplyServer.http("HTTP/1.1 200 OK\nContent-Length: 100\n\n0123456789"))
+            #expect(error.kind == .connectionLost)
+            #expect(!error.description.contains("\n"))
+            #if canImport(FoundationNetworking)
+                #expect(error.detail == "URLError -1 unknown: transfer closed with 90 bytes remaining to read")
+            #endif
+        }
     }
 
     @Test func brokenChunkIsAMalformedResponse() async throws {
-        let error = try await Self.failure(
-            reply: RawReplyServer.http(
-                "HTTP/1.1 200 OK\nTransfer-Encoding: chunked\n\n5\nhello\nZZZ\nxx\n"))
-        #expect(error.kind == .malformedResponse)
-        #if canImport(FoundationNetworking)
-            #expect(error.detail == "URLError -1 unknown: Illegal or missing hexadecimal sequence in chunked-encoding")
-        #endif
+        try await expectOnLinux(Self.classifiedOnLinux) {
+            let error = try await Self.failure(
+                reply: RawReplyServer.http(
+                    "HTTP/1.1 200 OK\nTransfer-Encoding: chunked\n\n5\nhello\nZZZ\nxx\n"))
+            #expect(error.kind == .malformedResponse)
+            #if canImport(FoundationNetworking)
+                #expect(
+                    error.detail == "URLError -1 unknown: Illegal or missing hexadecimal sequence in chunked-encoding")
+            #endif
+        }
     }
 
     @Test func bodyThatDoesNotDecodeIsAMalformedResponse() async throws {
-        let garbage = [UInt8](repeating: 0xff, count: 20)
-        let reply =
-            RawReplyServer.http("HTTP/1.1 200 OK\nContent-Encoding: gzip\nContent-Length: 30\n\n")
-            + [0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03] + garbage
-        let error = try await Self.failure(reply: reply)
-        #expect(error.kind == .malformedResponse)
-        #if canImport(FoundationNetworking)
-            #expect(error.detail?.hasPrefix("URLError -1 unknown: Error while processing content unencoding: ") == true)
-        #endif
+        try await expectOnLinux(Self.classifiedOnLinux) {
+            let garbage = [UInt8](repeating: 0xff, count: 20)
+            let reply =
+                RawReplyServer.http("HTTP/1.1 200 OK\nContent-Encoding: gzip\nContent-Length: 30\n\n")
+                + [0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03] + garbage
+            let error = try await Self.failure(reply: reply)
+            #expect(error.kind == .malformedResponse)
+            #if canImport(FoundationNetworking)
+                #expect(
+                    error.detail?.hasPrefix("URLError -1 unknown: Error while processing content unencoding: ") == true)
+            #endif
+        }
     }
 
     @Test func closeWithoutAReplyIsAConnectionLost() async throws {
-        let error = try await Self.failure(reply: [])
-        #expect(error.kind == .connectionLost)
-        #if canImport(FoundationNetworking)
-            #expect(error.detail == "URLError -1011 badServerResponse: Empty reply from server")
-        #endif
+        try await expectOnLinux(Self.classifiedOnLinux) {
+            let error = try await Self.failure(reply: [])
+            #expect(error.kind == .connectionLost)
+            #if canImport(FoundationNetworking)
+                #expect(error.detail == "URLError -1011 badServerResponse: Empty reply from server")
+            #endif
+        }
     }
 
     #if canImport(FoundationNetworking)

@@ -1,7 +1,9 @@
 import Foundation
 
 /// Samples the process's resident set size (`VmRSS` in `/proc/self/status`) every
-/// 10 ms on a thread of its own, to find the peak growth while some code runs.
+/// 10 ms on a thread of its own, to find the peak growth while some code runs. Linux
+/// only: where `/proc` is missing, every growth is zero, so a test checks its bound with
+/// ``ResidentMemory/expect(growth:below:_:sourceLocation:)``, which says so there.
 ///
 /// `@unchecked Sendable`: `peak` and `isRunning` are only read and written while
 /// holding `lock`; `baseline` is immutable.

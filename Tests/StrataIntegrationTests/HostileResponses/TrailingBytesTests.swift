@@ -18,7 +18,8 @@ struct TrailingBytesTests {
         ending: .silence)
     static let cases = Dictionary(uniqueKeysWithValues: [injecting, legit, overlong].map { ($0.seed, $0) })
 
-    /// One call after another: each gets its own answer.
+    /// One call after another: each gets its own answer. (The URLSession cells were read on
+    /// Linux: elsewhere they are ``TransportFaultTests/unobserved(_:)``, as in the fault table.)
     @Test(arguments: TransportKind.allCases)
     func oneAfterAnother(_ transport: TransportKind) async throws {
         let outcomes = try await HostileServer.with(cases: { Self.cases[$0] }) { server in
@@ -31,21 +32,24 @@ struct TrailingBytesTests {
                 return outcomes
             }
         }
-        #expect(
-            outcomes == [
-                FaultOutcome(status: 204), .success(200, body: "legit!"), .success(200, body: "ok"),
-                .success(200, body: "legit!"),
-            ])
+        TransportFaultTests.expecting(pending: false, unobserved: TransportFaultTests.unobserved(transport)) {
+            #expect(
+                outcomes == [
+                    FaultOutcome(status: 204), .success(200, body: "legit!"), .success(200, body: "ok"),
+                    .success(200, body: "legit!"),
+                ])
+        }
     }
 
     /// 100 rounds of 8 calls at once, half to the injecting response: every call must get
-    /// its own answer. URLSession does. AsyncHTTPClient 1.37 can lease the connection to a
-    /// waiting call before it has read what came after the `204`: that call then fails
-    /// (`unsolicitedResponse`, which the transport answers by sending the call again on
-    /// another connection) or — seen once in about ten runs, under load — gets the
-    /// injected response as its answer, and the call after it the `204`. An upstream race
-    /// no transport can close (it needs AsyncHTTPClient's pipeline), kept as an
-    /// intermittent known issue.
+    /// its own answer. URLSession does on Linux (elsewhere its cells are
+    /// ``TransportFaultTests/unobserved(_:)``). AsyncHTTPClient 1.37 can lease the
+    /// connection to a waiting call before it has read what came after the `204`: that
+    /// call then fails (`unsolicitedResponse`, which the transport answers by sending the
+    /// call again on another connection) or — seen once in about ten runs, under load —
+    /// gets the injected response as its answer, and the call after it the `204`. An
+    /// upstream race no transport can close (it needs AsyncHTTPClient's pipeline), kept as
+    /// an intermittent known issue.
     @Test(arguments: TransportKind.allCases)
     func concurrentCalls(_ transport: TransportKind) async throws {
         let outcomes = try await HostileServer.with(cases: { Self.cases[$0] }) { server in
@@ -70,7 +74,9 @@ struct TrailingBytesTests {
         #expect(outcomes.count == 800)
         switch transport {
         case .urlSession:
-            #expect(failed.isEmpty, "\(description)")
+            TransportFaultTests.expecting(pending: false, unobserved: TransportFaultTests.unobserved(transport)) {
+                #expect(failed.isEmpty, "\(description)")
+            }
         case .asyncHTTPClient:
             withKnownIssue(
                 "AsyncHTTPClient leases a connection before reading the bytes after a response", isIntermittent: true
