@@ -515,6 +515,12 @@ CONTEXT: dict[str, Context] = {
         let cachesDirectory = URL(fileURLWithPath: NSTemporaryDirectory())
         """
     ),
+    "Sources/StrataSQLiteCache/SQLiteCookieJar.swift#1": Context(
+        declarations="""
+        let supportDirectory = URL(fileURLWithPath: NSTemporaryDirectory())
+        let transport = MockTransport()
+        """
+    ),
     "Sources/StrataSwinject/StrataAssembly.swift#1": Context(
         declarations="""
         let mock = MockTransport()

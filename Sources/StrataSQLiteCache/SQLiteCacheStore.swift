@@ -61,7 +61,7 @@
                 self.pool = try Self.open(path)
                 self.recoveredFile = nil
             } catch {
-                let aside = try Self.moveAside(path)
+                let aside = try SQLiteFiles.moveAside(path)
                 self.pool = try Self.open(path)
                 self.recoveredFile = aside
             }
@@ -251,18 +251,6 @@
                     """)
             try db.execute(sql: "PRAGMA application_id = \(applicationID)")
             try db.execute(sql: "PRAGMA user_version = \(schemaVersion)")
-        }
-
-        /// Moves the file at `path` (and its WAL and shared-memory files) aside.
-        /// - Returns: the new path of the database file.
-        private static func moveAside(_ path: String) throws -> String {
-            let aside = "\(path).damaged-\(UUID().uuidString)"
-            let files = FileManager.default
-            for suffix in ["-wal", "-shm"] where files.fileExists(atPath: path + suffix) {
-                try files.moveItem(atPath: path + suffix, toPath: aside + suffix)
-            }
-            try files.moveItem(atPath: path, toPath: aside)
-            return aside
         }
 
         // MARK: - Rows

@@ -1058,6 +1058,20 @@ func example_StrataSQLiteCache_SQLiteCacheStore_1() async throws {
     _ = cache
 }
 
+// MARK: - Sources/StrataSQLiteCache/SQLiteCookieJar.swift
+
+/// `Sources/StrataSQLiteCache/SQLiteCookieJar.swift`, example 1 (line 11).
+func example_StrataSQLiteCache_SQLiteCookieJar_1() async throws {
+    let supportDirectory = URL(fileURLWithPath: NSTemporaryDirectory())
+    let transport = MockTransport()
+    // doc-example: Sources/StrataSQLiteCache/SQLiteCookieJar.swift#1
+    let jar = try SQLiteCookieJar(path: supportDirectory.appending(path: "cookies.sqlite").path)
+    let networker = Networker(transport: transport, middleware: [CookieMiddleware(jar: jar)])
+    // end doc-example
+    _ = jar
+    _ = networker
+}
+
 // MARK: - Sources/StrataServerLifecycle/InProcessServer.swift
 
 /// `Sources/StrataServerLifecycle/InProcessServer.swift`, example 1 (line 20).

@@ -1,0 +1,185 @@
+#if SQLiteCache
+    import Foundation
+    import GRDB
+    import Strata
+
+    /// A `CookieJar` that lasts across launches, in a SQLite database (through GRDB, WAL):
+    /// the jar's `CookieStorage` in memory — every rule of RFC 6265bis is the storage's — and
+    /// each change written through in one transaction.
+    ///
+    /// ```swift
+    /// let jar = try SQLiteCookieJar(path: supportDirectory.appending(path: "cookies.sqlite").path)
+    /// let networker = Networker(transport: transport, middleware: [CookieMiddleware(jar: jar)])
+    /// ```
+    ///
+    /// - **Session cookies end with the session**: a cookie without `Expires` or `Max-Age`
+    ///   is kept while the jar is open and not loaded by the next one (RFC 6265bis), unless
+    ///   `keepsSessionCookies` says otherwise.
+    /// - **Never a crash**: a file that is not a cookie database (random bytes, a damaged or
+    ///   foreign one) is moved aside (``recoveredFile``) and a new jar created; a row that
+    ///   does not read as a cookie is skipped.
+    /// - When a request carries a cookie, its last use is kept in memory and written with the
+    ///   next change, so sending cookies takes no write.
+    public final class SQLiteCookieJar: CookieJar {
+        /// The database file.
+        public let path: String
+        /// Where a damaged or foreign file found at ``path`` was moved, when opening found one.
+        public let recoveredFile: String?
+        private let queue: DatabaseQueue
+        private let storage: Locked<CookieStorage>
+        private let now: @Sendable () -> Date
+
+        /// `PRAGMA application_id` of a Strata cookie database ("STRK").
+        static let applicationID = 0x5354_524B
+
+        /// Opens the jar at `path`, creating it (or replacing a damaged or foreign file, which
+        /// is moved aside) as needed, and loads its cookies that have not expired.
+        /// - Parameters:
+        ///   - path: the database file.
+        ///   - limits: how many cookies it keeps per domain and in all.
+        ///   - keepsSessionCookies: whether cookies without an expiry are loaded again (an
+        ///     app whose "session" outlives the process); `false` by default, as browsers do.
+        ///   - now: the clock expiry is read on; the system's by default.
+        /// - Throws: GRDB's `DatabaseError` or a file system error when no jar can be created
+        ///   at `path` at all.
+        public init(
+            path: String, limits: CookieStorage.Limits = .init(), keepsSessionCookies: Bool = false,
+            now: @escaping @Sendable () -> Date = { Date() }
+        ) throws {
+            self.path = path
+            self.now = now
+            let opened: (DatabaseQueue, [Cookie])
+            do {
+                opened = try Self.open(path)
+                self.recoveredFile = nil
+            } catch {
+                let aside = try SQLiteFiles.moveAside(path)
+                opened = try Self.open(path)
+                self.recoveredFile = aside
+            }
+            self.queue = opened.0
+            var storage = CookieStorage(limits: limits)
+            let date = now()
+            for cookie in opened.1 where keepsSessionCookies || cookie.expires != nil {
+                storage.add(cookie, at: date)
+            }
+            self.storage = Locked(storage)
+            try? write(from: opened.1, to: storage.cookies)  // what expired or was dropped meanwhile
+        }
+
+        /// The cookies a request to `url` carries now.
+        public func cookies(for url: URL) -> [Cookie] {
+            let date = now()
+            return storage.withLock { $0.cookies(for: url, at: date) }
+        }
+
+        /// Stores what the `Set-Cookie` fields of the response to `url` say, and writes the
+        /// change.
+        public func receive(_ setCookieFields: [String], from url: URL) {
+            guard !setCookieFields.isEmpty else { return }
+            let date = now()
+            change { storage in
+                for field in setCookieFields { storage.receive(field, from: url, at: date) }
+            }
+        }
+
+        /// Every cookie held now.
+        public var allCookies: [Cookie] {
+            let date = now()
+            return storage.withLock { $0.cookies.filter { !$0.isExpired(at: date) } }
+        }
+
+        /// Adds `cookie` and writes the change; see `CookieJar.add(_:)`.
+        public func add(_ cookie: Cookie) {
+            let date = now()
+            change { _ = $0.add(cookie, at: date) }
+        }
+
+        /// Deletes every cookie `shouldRemove` picks, and writes the change.
+        public func removeAll(where shouldRemove: @Sendable (Cookie) -> Bool) {
+            change { $0.removeAll(where: shouldRemove) }
+        }
+
+        /// Applies `body` to the storage and writes what changed, under the lock so that
+        /// changes reach the file in the order they were made. A write that fails (a full
+        /// disk) leaves the jar in memory right and the file behind until the next change.
+        private func change(_ body: (inout CookieStorage) -> Void) {
+            storage.withLock { storage in
+                let before = storage.cookies
+                body(&storage)
+                guard storage.cookies != before else { return }
+                try? write(from: before, to: storage.cookies)
+            }
+        }
+
+        /// Writes the difference between two lists of cookies: rows deleted and upserted.
+        private func write(from before: [Cookie], to after: [Cookie]) throws {
+            let kept = Set(after.map(Self.key))
+            let unchanged = Set(before)
+            let encoder = JSONEncoder()
+            try queue.write { db in
+                for cookie in before where !kept.contains(Self.key(cookie)) {
+                    try db.execute(
+                        sql: "DELETE FROM cookies WHERE name = ? AND domain = ? AND host_only = ? AND path = ?",
+                        arguments: [cookie.name, cookie.domain, cookie.isHostOnly, cookie.path])
+                }
+                for cookie in after where !unchanged.contains(cookie) {
+                    try db.execute(
+                        sql: """
+                            INSERT OR REPLACE INTO cookies (name, domain, host_only, path, cookie)
+                            VALUES (?, ?, ?, ?, ?)
+                            """,
+                        arguments: [
+                            cookie.name, cookie.domain, cookie.isHostOnly, cookie.path, try encoder.encode(cookie),
+                        ])
+                }
+            }
+        }
+
+        private static func key(_ cookie: Cookie) -> [String] {
+            [cookie.name, cookie.domain, cookie.isHostOnly ? "1" : "0", cookie.path]
+        }
+
+        /// Opens the database, checks it is a cookie jar (or empty), and reads its cookies.
+        private static func open(_ path: String) throws -> (DatabaseQueue, [Cookie]) {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            do {
+                let cookies = try queue.write { db in
+                    guard try String.fetchOne(db, sql: "PRAGMA quick_check") == "ok" else {
+                        throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "quick_check failed")
+                    }
+                    let application = try Int.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+                    let tables = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") ?? 0
+                    guard application == applicationID || (application == 0 && tables == 0) else {
+                        throw DatabaseError(resultCode: .SQLITE_NOTADB, message: "not a Strata cookie database")
+                    }
+                    try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+                    try db.execute(
+                        sql: """
+                            CREATE TABLE IF NOT EXISTS cookies (
+                                name TEXT NOT NULL, domain TEXT NOT NULL, host_only INTEGER NOT NULL,
+                                path TEXT NOT NULL, cookie BLOB NOT NULL,
+                                PRIMARY KEY (name, domain, host_only, path))
+                            """)
+                    let decoder = JSONDecoder()
+                    // A damaged row may hold anything: read it without GRDB's trapping conversions.
+                    return try Row.fetchAll(db, sql: "SELECT cookie FROM cookies").compactMap { row in
+                        Data.fromDatabaseValue(row[0] as DatabaseValue).flatMap {
+                            try? decoder.decode(Cookie.self, from: $0)
+                        }
+                    }
+                }
+                return (queue, cookies)
+            } catch {
+                try? queue.close()
+                throw error
+            }
+        }
+    }
+#endif
