@@ -38,6 +38,16 @@ enum Integration: String, CaseIterable {
     func product(_ name: String, package: String) -> Target.Dependency {
         .product(name: name, package: package, condition: .when(traits: [rawValue]))
     }
+
+    /// A product this integration uses on Linux only: its package declares a higher Apple
+    /// minimum than Strata's floor, and SwiftPM refuses to plan an Apple build in which any
+    /// target of Strata's, a test or an executable too, uses such a product (unless the
+    /// dependency's condition leaves that platform out). The code that uses it is under
+    /// `#if canImport(…)`, so on Apple platforms it is compiled out.
+    /// scripts/check-platform-floors.sh checks every product dependency for this.
+    func linuxProduct(_ name: String, package: String) -> Target.Dependency {
+        .product(name: name, package: package, condition: .when(platforms: [.linux], traits: [rawValue]))
+    }
 }
 
 let package = Package(
@@ -83,6 +93,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),  // the persistent cache store only
         // WebSockets over SwiftNIO (the WebSocket trait), and the tests' WebSocket server.
         .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
+        // The WebSocket server of the tests, the demo's chat room and the bench, on Linux only:
+        // it declares macOS 14, iOS 17, tvOS 17 (Integration.linuxProduct).
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/Swinject/Swinject", from: "2.10.0"),  // StrataSwinject only
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),  // StrataObservability
@@ -344,7 +356,7 @@ let package = Package(
                 // The "WebSockets" section's chat room.
                 "StrataServerLifecycle",
                 Integration.webSocket.product("Hummingbird", package: "hummingbird"),
-                Integration.webSocket.product("HummingbirdWebSocket", package: "hummingbird-websocket"),
+                Integration.webSocket.linuxProduct("HummingbirdWebSocket", package: "hummingbird-websocket"),
                 Integration.webSocket.product("NIOCore", package: "swift-nio"),
             ]
         ),
@@ -385,7 +397,7 @@ let package = Package(
                 Integration.grpc.product("GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 // --websocket: raw WSClient vs Strata's WebSockets, against an in-process echo server.
                 "StrataServerLifecycle",
-                Integration.webSocket.product("HummingbirdWebSocket", package: "hummingbird-websocket"),
+                Integration.webSocket.linuxProduct("HummingbirdWebSocket", package: "hummingbird-websocket"),
                 Integration.webSocket.product("WSClient", package: "swift-websocket"),
                 .product(name: "Logging", package: "swift-log"),  // the raw client's and the server's loggers
                 Integration.webSocket.product("WSCore", package: "swift-websocket"),
@@ -451,7 +463,7 @@ let package = Package(
                 Integration.observability.product("Tracing", package: "swift-distributed-tracing"),
                 Integration.observability.product("MetricsTestKit", package: "swift-metrics"),
                 .product(name: "PropertyBased", package: "swift-property-based"),  // WebSocket targets
-                Integration.webSocket.product("HummingbirdWebSocket", package: "hummingbird-websocket"),
+                Integration.webSocket.linuxProduct("HummingbirdWebSocket", package: "hummingbird-websocket"),
                 // the server's permessage-deflate
                 Integration.webSocket.product("WSCompression", package: "swift-websocket"),
                 Integration.webSocket.product("WSCore", package: "swift-websocket"),

@@ -100,6 +100,28 @@ def typecheck_arguments(args: list[str]) -> list[str]:
     return kept
 
 
+APPLE = {"macos", "ios", "tvos", "watchos", "visionos", "maccatalyst"}
+
+
+def linux_only_modules() -> dict[str, set[str]]:
+    """Per target of Package.swift, the modules it depends on only on other platforms than
+    Apple's (`condition: .when(platforms: [.linux])`): `canImport` of one is false in its
+    Apple view."""
+    result = run(["swift", "package", "dump-package"])
+    if result.returncode != 0:
+        sys.exit("check-darwin: swift package dump-package failed:\n" + result.stderr)
+    modules: dict[str, set[str]] = {}
+    for target in json.loads(result.stdout)["targets"]:
+        for dependency in target.get("dependencies", []):
+            (kind, value), = dependency.items()
+            name = value[0]
+            condition = value[-1] if isinstance(value[-1], dict) else None
+            platforms = set((condition or {}).get("platformNames") or [])
+            if platforms and not platforms & APPLE:
+                modules.setdefault(target["name"], set()).add(name)
+    return modules
+
+
 def run(command: list[str], **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run(command, cwd=ROOT, text=True, capture_output=True, **kwargs)
 
@@ -198,6 +220,7 @@ def main() -> int:
         sys.exit("check-darwin: no module of Sources/ or Tests/ in .build/debug.yaml")
     tool = build_tool()
     stand_ins = build_stand_ins(modules["StrataAsyncHTTPClient"]["args"])
+    linux_only = linux_only_modules()
 
     failures = 0
     checked = 0
@@ -211,6 +234,8 @@ def main() -> int:
             command += ["--define", define]
         for module_name, overlay in OVERLAYS.items():
             command += ["--overlay", f"{module_name}={overlay}"]
+        for module_name in sorted(linux_only.get(name, ())):
+            command += ["--linux-only", module_name]
         result = run(command + sources)
         if result.returncode != 0:
             sys.exit(f"check-darwin: darwin-view failed on {name}:\n{result.stdout}{result.stderr}")

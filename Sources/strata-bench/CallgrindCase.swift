@@ -259,10 +259,12 @@ enum CallgrindCase: String, CaseIterable {
                 for _ in 0..<iterations { try await request() }
             }
         case .webSocketRaw, .webSocketStrata:
-            #if WebSocket
+            #if WebSocket && canImport(HummingbirdWebSocket)
                 try await WebSocketBench.throughput(raw: self == .webSocketRaw, messages: iterations)
             #else
-                throw BenchError(description: "strata-bench was built without the WebSocket trait")
+                throw BenchError(
+                    description:
+                        "strata-bench was built without the WebSocket trait, or not on Linux (WebSocketBench.swift)")
             #endif
         case .cacheMemoryHit, .cacheSQLiteHit:
             let file = FileManager.default.temporaryDirectory

@@ -72,11 +72,13 @@ enum StrataBench {
             case .sse(let sse): exit(await StreamBench.run(sse))
             case .download(let download): exit(await DownloadBench.run(download))
             case .webSocket(let webSocket):
-                #if WebSocket
+                #if WebSocket && canImport(HummingbirdWebSocket)
                     exit(await WebSocketBench.run(webSocket))
                 #else
                     _ = webSocket
-                    printError("strata-bench --websocket needs the WebSocket trait: --enable-all-traits")
+                    printError(
+                        "strata-bench --websocket needs the WebSocket trait (--enable-all-traits) and Linux: "
+                            + "its echo server, hummingbird-websocket, is linked on Linux only")
                     exit(2)
                 #endif
             case .serve: exit(await BenchServer.serve())

@@ -12,7 +12,10 @@ struct WebSocketOptions: Sendable {
     var jsonPath: String?
 }
 
-#if WebSocket
+// On Apple platforms the WebSocket bench is compiled out: its echo server,
+// hummingbird-websocket, needs macOS 14 / iOS 17 / tvOS 17, above Strata's floor, so
+// Strata links it on Linux only (Package.swift, Integration.linuxProduct).
+#if WebSocket && canImport(HummingbirdWebSocket)
     import Hummingbird
     import HummingbirdWebSocket
     import Logging

@@ -1,4 +1,7 @@
-#if WebSocket
+// On Apple platforms the chat room is compiled out: its server, hummingbird-websocket,
+// needs macOS 14 / iOS 17 / tvOS 17, above Strata's floor, so Strata links it on Linux
+// only (Package.swift, Integration.linuxProduct).
+#if WebSocket && canImport(HummingbirdWebSocket)
     import Foundation
     import Hummingbird
     import HummingbirdWebSocket

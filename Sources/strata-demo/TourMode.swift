@@ -102,10 +102,11 @@ struct TourMode {
     }
 
     /// The "WebSockets" section: a chat room on the demo's WebSocket server, toured with
-    /// ``WebSocketTour``; `nil` when skipped (an external server, or built without the
-    /// `WebSocket` trait). URLSession on Linux opens no sockets: the section shows its refusal.
+    /// ``WebSocketTour``; `nil` when skipped (an external server, built without the
+    /// `WebSocket` trait, or on Apple platforms, where the chat room's server is not linked:
+    /// ChatServer.swift). URLSession on Linux opens no sockets: the section shows its refusal.
     private func webSockets(on transport: any Transport) async -> (total: Int, failed: [String])? {
-        #if WebSocket
+        #if WebSocket && canImport(HummingbirdWebSocket)
             guard externalBaseURL == nil, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
             else { return nil }
             Console.print(

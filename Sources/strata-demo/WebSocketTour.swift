@@ -1,4 +1,5 @@
-#if WebSocket
+// The tour needs the chat room (ChatServer.swift), which Apple builds do not have.
+#if WebSocket && canImport(HummingbirdWebSocket)
     import Foundation
     import Strata
     import StrataGRPCDemo

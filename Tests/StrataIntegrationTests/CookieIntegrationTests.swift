@@ -13,6 +13,7 @@ import Testing
     /// `GET /session/login?value=v` sets `session=v` on `/` and `theme=dark` on `/session`;
     /// `GET /session/me` answers the `Cookie` field it got (`none` without one);
     /// `GET /session/logout` deletes `session`.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Sendable static func sessionRoutes(_ router: Router<BasicRequestContext>) {
         router.get("session/login") { request, _ in
             let value = request.uri.queryParameters.get("value") ?? "s-1"

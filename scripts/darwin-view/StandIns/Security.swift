@@ -25,20 +25,28 @@ public final class SecIdentity {}
 
 @discardableResult public func SecIdentityGetTypeID() -> CFTypeID { fatalError() }
 @discardableResult public func SecCertificateGetTypeID() -> CFTypeID { fatalError() }
-@discardableResult public func SecCertificateCreateWithData(_ allocator: CFAllocator?, _ data: CFData) -> SecCertificate? { fatalError() }
+@discardableResult public func SecCertificateCreateWithData(_ allocator: CFAllocator?, _ data: CFData)
+    -> SecCertificate?
+{ fatalError() }
 @discardableResult public func SecCertificateCopyData(_ certificate: SecCertificate) -> CFData { fatalError() }
 @discardableResult public func SecIdentityCopyCertificate(
     _ identityRef: SecIdentity, _ certificateRef: UnsafeMutablePointer<SecCertificate?>
 ) -> OSStatus { fatalError() }
 
-@discardableResult public func SecTrustSetAnchorCertificates(_ trust: SecTrust, _ anchorCertificates: CFArray) -> OSStatus {
+@discardableResult public func SecTrustSetAnchorCertificates(_ trust: SecTrust, _ anchorCertificates: CFArray)
+    -> OSStatus
+{
     fatalError()
 }
-@discardableResult public func SecTrustSetAnchorCertificatesOnly(_ trust: SecTrust, _ anchorCertificatesOnly: Bool) -> OSStatus {
+@discardableResult public func SecTrustSetAnchorCertificatesOnly(_ trust: SecTrust, _ anchorCertificatesOnly: Bool)
+    -> OSStatus
+{
     fatalError()
 }
 @available(macOS 10.14, iOS 12.0, tvOS 12.0, watchOS 5.0, *)
-@discardableResult public func SecTrustEvaluateWithError(_ trust: SecTrust, _ error: UnsafeMutablePointer<CFError?>?) -> Bool {
+@discardableResult public func SecTrustEvaluateWithError(_ trust: SecTrust, _ error: UnsafeMutablePointer<CFError?>?)
+    -> Bool
+{
     fatalError()
 }
 @available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)

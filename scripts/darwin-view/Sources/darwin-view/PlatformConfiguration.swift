@@ -14,10 +14,14 @@ struct PlatformConfiguration: BuildConfiguration {
         "SystemConfiguration", "CFNetwork",
     ]
     /// Modules only the Linux toolchain has.
-    static let linuxOnlyModules: Set<String> = ["Glibc", "Musl", "FoundationNetworking", "FoundationXML", "Android"]
+    static let linuxToolchainModules: Set<String> = [
+        "Glibc", "Musl", "FoundationNetworking", "FoundationXML", "Android",
+    ]
 
     let os: String
     let customConditions: Set<String>
+    /// The package's modules this module gets on Linux only (a platform-conditioned dependency).
+    var linuxOnlyModules: Set<String> = []
 
     var isApple: Bool { Self.apple.contains(os) }
 
@@ -28,7 +32,7 @@ struct PlatformConfiguration: BuildConfiguration {
     func canImport(importPath: [(TokenSyntax, String)], version: CanImportVersion) throws -> Bool {
         let module = importPath.first?.1 ?? ""
         if Self.appleOnlyModules.contains(module) { return isApple }
-        if Self.linuxOnlyModules.contains(module) { return !isApple }
+        if Self.linuxToolchainModules.contains(module) || linuxOnlyModules.contains(module) { return !isApple }
         return true  // the standard library, Foundation, Dispatch and the packages' modules
     }
 
