@@ -135,7 +135,7 @@ public struct AsyncHTTPClientTransport: Transport {
     /// over Network.framework: there its TLS configuration is translated by
     /// AsyncHTTPClient (extra trust roots are not applied, and it stops the process on a
     /// client certificate chain), a refused connection waits for connectivity until the
-    /// connect timeout, and TLS failures carry no ``TLSFailure`` reason. WebSockets open on
+    /// connect timeout, and TLS failures carry no `TLSFailure` reason. WebSockets open on
     /// ``eventLoopGroup`` when the client's group cannot make SwiftNIO sockets. Make the
     /// client on ``eventLoopGroup`` to behave as Strata's own.
     ///
