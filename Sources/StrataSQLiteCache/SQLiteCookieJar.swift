@@ -20,14 +20,15 @@
     ///   does not read as a cookie is skipped.
     /// - When a request carries a cookie, its last use is kept in memory and written with the
     ///   next change, so sending cookies takes no write.
+    /// - The rules and the cookies in memory are a `MemoryCookieJar`'s; this jar writes what
+    ///   it reports.
     public final class SQLiteCookieJar: CookieJar {
         /// The database file.
         public let path: String
         /// Where a damaged or foreign file found at ``path`` was moved, when opening found one.
         public let recoveredFile: String?
-        private let queue: DatabaseQueue
-        private let storage: Locked<CookieStorage>
-        private let now: @Sendable () -> Date
+        /// The cookies and their rules; it reports each change, which is written here.
+        private let jar: MemoryCookieJar
 
         /// `PRAGMA application_id` of a Strata cookie database ("STRK").
         static let applicationID = 0x5354_524B
@@ -47,8 +48,7 @@
             now: @escaping @Sendable () -> Date = { Date() }
         ) throws {
             self.path = path
-            self.now = now
-            let opened: (DatabaseQueue, [Cookie])
+            let opened: (queue: DatabaseQueue, cookies: [Cookie])
             do {
                 opened = try Self.open(path)
                 self.recoveredFile = nil
@@ -57,63 +57,33 @@
                 opened = try Self.open(path)
                 self.recoveredFile = aside
             }
-            self.queue = opened.0
-            var storage = CookieStorage(limits: limits)
-            let date = now()
-            for cookie in opened.1 where keepsSessionCookies || cookie.expires != nil {
-                storage.add(cookie, at: date)
-            }
-            self.storage = Locked(storage)
-            try? write(from: opened.1, to: storage.cookies)  // what expired or was dropped meanwhile
+            let queue = opened.queue
+            // A write that fails (a full disk) leaves the jar in memory right and the file
+            // behind until the next change.
+            self.jar = MemoryCookieJar(
+                limits: limits, now: now, cookies: opened.cookies.filter { keepsSessionCookies || $0.expires != nil },
+                didChange: { before, after in try? Self.write(queue, from: before, to: after) })
+            try? Self.write(queue, from: opened.cookies, to: jar.allCookies)  // what expired or ended meanwhile
         }
 
         /// The cookies a request to `url` carries now.
-        public func cookies(for url: URL) -> [Cookie] {
-            let date = now()
-            return storage.withLock { $0.cookies(for: url, at: date) }
-        }
+        public func cookies(for url: URL) -> [Cookie] { jar.cookies(for: url) }
 
         /// Stores what the `Set-Cookie` fields of the response to `url` say, and writes the
         /// change.
-        public func receive(_ setCookieFields: [String], from url: URL) {
-            guard !setCookieFields.isEmpty else { return }
-            let date = now()
-            change { storage in
-                for field in setCookieFields { storage.receive(field, from: url, at: date) }
-            }
-        }
+        public func receive(_ setCookieFields: [String], from url: URL) { jar.receive(setCookieFields, from: url) }
 
         /// Every cookie held now.
-        public var allCookies: [Cookie] {
-            let date = now()
-            return storage.withLock { $0.cookies.filter { !$0.isExpired(at: date) } }
-        }
+        public var allCookies: [Cookie] { jar.allCookies }
 
         /// Adds `cookie` and writes the change; see `CookieJar.add(_:)`.
-        public func add(_ cookie: Cookie) {
-            let date = now()
-            change { _ = $0.add(cookie, at: date) }
-        }
+        public func add(_ cookie: Cookie) { jar.add(cookie) }
 
         /// Deletes every cookie `shouldRemove` picks, and writes the change.
-        public func removeAll(where shouldRemove: @Sendable (Cookie) -> Bool) {
-            change { $0.removeAll(where: shouldRemove) }
-        }
-
-        /// Applies `body` to the storage and writes what changed, under the lock so that
-        /// changes reach the file in the order they were made. A write that fails (a full
-        /// disk) leaves the jar in memory right and the file behind until the next change.
-        private func change(_ body: (inout CookieStorage) -> Void) {
-            storage.withLock { storage in
-                let before = storage.cookies
-                body(&storage)
-                guard storage.cookies != before else { return }
-                try? write(from: before, to: storage.cookies)
-            }
-        }
+        public func removeAll(where shouldRemove: @Sendable (Cookie) -> Bool) { jar.removeAll(where: shouldRemove) }
 
         /// Writes the difference between two lists of cookies: rows deleted and upserted.
-        private func write(from before: [Cookie], to after: [Cookie]) throws {
+        private static func write(_ queue: DatabaseQueue, from before: [Cookie], to after: [Cookie]) throws {
             let kept = Set(after.map(Self.key))
             let unchanged = Set(before)
             let encoder = JSONEncoder()

@@ -1831,7 +1831,7 @@ func example_Strata_Documentation_docc_SendingAndErrors_redirects() async throws
     _ = configuration
 }
 
-/// `Sources/Strata/Documentation.docc/SendingAndErrors.md`, example cookies (line 186).
+/// `Sources/Strata/Documentation.docc/SendingAndErrors.md`, example cookies (line 190).
 func example_Strata_Documentation_docc_SendingAndErrors_cookies() async throws {
     // doc-example: Sources/Strata/Documentation.docc/SendingAndErrors.md#cookies
     let jar = MemoryCookieJar()

@@ -16,17 +16,21 @@ extension HTTPFields {
         for index in bytes.indices where bytes[index] == UInt8(ascii: ",") {
             let next = bytes[(index + 1)...].prefix { $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: ",") }
             guard next.contains(UInt8(ascii: "=")) else { continue }
-            fields.append(trimmed(bytes[start..<index]))
+            fields.append(bytes[start..<index].trimmingSpacesAndTabs)
             start = index + 1
         }
-        fields.append(trimmed(bytes[start...]))
+        fields.append(bytes[start...].trimmingSpacesAndTabs)
         return fields.filter { !$0.isEmpty }
     }
+}
 
-    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
+extension ArraySlice<UInt8> {
+    /// The bytes without leading and trailing spaces and tabs (HTTP's optional whitespace),
+    /// as text.
+    var trimmingSpacesAndTabs: String {
         let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
-        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) })
         else { return "" }
-        return String(decoding: bytes[first...last], as: UTF8.self)
+        return String(decoding: self[first...last], as: UTF8.self)
     }
 }

@@ -43,6 +43,8 @@ extension CookieJar {
 public final class MemoryCookieJar: CookieJar {
     private let storage: Locked<CookieStorage>
     private let now: @Sendable () -> Date
+    /// Told of each change, under the jar's lock (so in order): a persistent jar writes it.
+    private let didChange: (@Sendable (_ before: [Cookie], _ after: [Cookie]) -> Void)?
 
     /// An empty jar.
     /// - Parameters:
@@ -51,6 +53,21 @@ public final class MemoryCookieJar: CookieJar {
     public init(limits: CookieStorage.Limits = .init(), now: @escaping @Sendable () -> Date = { Date() }) {
         self.storage = Locked(CookieStorage(limits: limits))
         self.now = now
+        self.didChange = nil
+    }
+
+    /// A jar holding `cookies` (those not expired), that reports each change to
+    /// `didChange` while it holds its lock: the memory of a persistent jar.
+    package init(
+        limits: CookieStorage.Limits, now: @escaping @Sendable () -> Date, cookies: [Cookie],
+        didChange: @escaping @Sendable (_ before: [Cookie], _ after: [Cookie]) -> Void
+    ) {
+        var storage = CookieStorage(limits: limits)
+        let date = now()
+        for cookie in cookies { storage.add(cookie, at: date) }
+        self.storage = Locked(storage)
+        self.now = now
+        self.didChange = didChange
     }
 
     /// The cookies a request to `url` carries now.
@@ -63,7 +80,7 @@ public final class MemoryCookieJar: CookieJar {
     public func receive(_ setCookieFields: [String], from url: URL) {
         guard !setCookieFields.isEmpty else { return }
         let now = now()
-        storage.withLock { storage in
+        change { storage in
             for field in setCookieFields { storage.receive(field, from: url, at: now) }
         }
     }
@@ -77,11 +94,21 @@ public final class MemoryCookieJar: CookieJar {
     /// Adds `cookie`; see ``CookieJar/add(_:)``.
     public func add(_ cookie: Cookie) {
         let now = now()
-        storage.withLock { _ = $0.add(cookie, at: now) }
+        change { _ = $0.add(cookie, at: now) }
     }
 
     /// Deletes every cookie `shouldRemove` picks.
     public func removeAll(where shouldRemove: @Sendable (Cookie) -> Bool) {
-        storage.withLock { $0.removeAll(where: shouldRemove) }
+        change { $0.removeAll(where: shouldRemove) }
+    }
+
+    /// Applies `body` to the storage, and reports the change when someone listens.
+    private func change(_ body: (inout CookieStorage) -> Void) {
+        storage.withLock { storage in
+            guard let didChange else { return body(&storage) }
+            let before = storage.cookies
+            body(&storage)
+            if storage.cookies != before { didChange(before, storage.cookies) }
+        }
     }
 }

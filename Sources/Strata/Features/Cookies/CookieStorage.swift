@@ -62,7 +62,7 @@ public struct CookieStorage: Sendable, Hashable, Codable {
     /// The cookie a parsed field makes for `url` (§5.7, steps 1 to 19), or `nil` when the
     /// RFC says to ignore it.
     static func cookie(from field: SetCookie, url: URL, now: Date) -> Cookie? {
-        guard let host = url.host.map(HostName.canonical), !host.isEmpty else { return nil }
+        guard let host = url.host.map(HostPattern.normalized), !host.isEmpty else { return nil }
         let isSecureOrigin = isSecure(url)
         // Expiry: Max-Age wins over Expires; either is capped at 400 days.
         var expires: Date?
@@ -149,7 +149,7 @@ public struct CookieStorage: Sendable, Hashable, Codable {
     /// field: longer paths first, then the earlier created (§5.8.3). Marks them used.
     public mutating func cookies(for url: URL, at now: Date) -> [Cookie] {
         cookies.removeAll { $0.isExpired(at: now) }
-        guard let host = url.host.map(HostName.canonical), !host.isEmpty else { return [] }
+        guard let host = url.host.map(HostPattern.normalized), !host.isEmpty else { return [] }
         let path = Self.path(of: url)
         let secure = Self.isSecure(url)
         var matching: [Int] = []
@@ -204,16 +204,9 @@ public struct CookieStorage: Sendable, Hashable, Codable {
     }
 }
 
-/// Host names as cookies compare them.
+/// Host names as cookies compare them (normalised as trust policies normalise them,
+/// `HostPattern.normalized`).
 enum HostName {
-    /// `host` lowercased, without IPv6 brackets or a final dot.
-    static func canonical(_ host: String) -> String {
-        var host = Substring(host.lowercased())
-        if host.hasPrefix("["), host.hasSuffix("]") { host = host.dropFirst().dropLast() }
-        if host.hasSuffix(".") { host = host.dropLast() }
-        return String(host)
-    }
-
     /// Whether `host` is `domain` or one of its subdomains (§5.1.3); an address matches only
     /// itself.
     static func domainMatches(_ host: String, _ domain: String) -> Bool {

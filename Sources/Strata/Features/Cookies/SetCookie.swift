@@ -49,17 +49,8 @@ struct SetCookie: Equatable {
 
     /// What comes before the first `=` and what after it (`nil` without one), trimmed.
     private static func split(_ bytes: ArraySlice<UInt8>) -> (key: String, value: String?) {
-        guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { return (trimmed(bytes), nil) }
-        return (trimmed(bytes[..<equals]), trimmed(bytes[(equals + 1)...]))
-    }
-
-    /// `bytes` without leading and trailing spaces and tabs, as text.
-    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
-        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
-        guard let start = bytes.firstIndex(where: { !isSpace($0) }),
-            let end = bytes.lastIndex(where: { !isSpace($0) })
-        else { return "" }
-        return String(decoding: bytes[start...end], as: UTF8.self)
+        guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { return (bytes.trimmingSpacesAndTabs, nil) }
+        return (bytes[..<equals].trimmingSpacesAndTabs, bytes[(equals + 1)...].trimmingSpacesAndTabs)
     }
 
     /// Reads one attribute; the last of each kind wins.
