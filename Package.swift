@@ -142,6 +142,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),  // NIOConnectionError, to classify connect failures
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                .product(name: "NIOSOCKS", package: "swift-nio-extras"),  // SOCKS proxy errors, to classify them
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),  // ServerTrust as TLSConfiguration
                 "StrataNIOSSL",
                 // WebSockets: the handshake (NIOWebSocket) and the protocol after it (WSCore).

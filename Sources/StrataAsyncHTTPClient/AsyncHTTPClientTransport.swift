@@ -58,6 +58,9 @@ public struct AsyncHTTPClientTransport: Transport {
     private let owner: OwnedClient?
     /// Whom `https` requests trust, per host; `nil`: the client's own TLS configuration.
     let trust: TrustConfigurations?
+    /// The proxies requests go through, with a client each; `nil`: every request goes
+    /// through ``client``.
+    let proxies: ProxyClients?
 
     /// The event loop group of every client a transport creates: SwiftNIO's POSIX sockets
     /// with swift-nio-ssl, on every platform.
@@ -108,6 +111,41 @@ public struct AsyncHTTPClientTransport: Transport {
             trust: trust)
     }
 
+    /// Creates a transport that owns its clients and sends requests through the proxies of
+    /// `proxy` (and `trust` applied to every `https` request, as
+    /// ``init(configuration:trust:)`` does).
+    ///
+    /// AsyncHTTPClient takes one proxy per client, so the transport makes a client per
+    /// proxy, and one for the requests that go direct (hosts of `ProxySettings.bypass`,
+    /// schemes without a proxy). An HTTP proxy carries every request in a `CONNECT` tunnel,
+    /// `http` ones too, with `Proxy-Authorization: Basic` when it has credentials, which
+    /// only the proxy sees; a SOCKS5 proxy is asked to connect to the origin by name (the
+    /// proxy resolves it). A proxy's failures are `TransportError`s whose detail names the
+    /// proxy: `TransportError.Kind.proxy` for a `407` (credentials refused or missing), a
+    /// refused tunnel or a failed SOCKS handshake.
+    ///
+    /// WebSockets do not go through a proxy yet: opening one to a host the settings send
+    /// through a proxy throws `ProxyConfigurationError` (``ProxyConfigurationError/Setting/webSocket``).
+    /// - Parameters:
+    ///   - configuration: the configuration of every client; it must not set a `proxy` of its own.
+    ///   - trust: whom `https` requests trust, per host.
+    ///   - proxy: the proxies; `nil`: every request goes direct (so that
+    ///     `proxy: try .fromEnvironment()` reads well).
+    /// - Throws: `ProxyConfigurationError` for SOCKS5 credentials (AsyncHTTPClient's SOCKS
+    ///   client has no username/password method) or a configuration with a proxy of its
+    ///   own; `TrustConfigurationError` as ``init(configuration:trust:)``.
+    public init(
+        configuration: HTTPClient.Configuration = .strataDefault, trust: ServerTrust = .system, proxy: ProxySettings?
+    ) throws {
+        let trust = trust.isSystemDefault ? nil : try TrustConfigurations(trust, base: configuration.tlsConfiguration)
+        let proxies = try proxy.map { settings throws(ProxyConfigurationError) in
+            try ProxyClients(settings, configuration: configuration)
+        }
+        self.init(
+            owning: HTTPClient(eventLoopGroup: Self.eventLoopGroup, configuration: configuration),
+            trust: trust, proxies: proxies)
+    }
+
     /// Creates a transport that borrows `client` and applies `trust` to every `https`
     /// request; see ``init(configuration:trust:)``.
     /// - Parameters:
@@ -120,12 +158,14 @@ public struct AsyncHTTPClientTransport: Transport {
         self.client = client
         self.owner = nil
         self.trust = try TrustConfigurations(trust, base: nil)
+        self.proxies = nil
     }
 
-    private init(owning client: HTTPClient, trust: TrustConfigurations?) {
+    private init(owning client: HTTPClient, trust: TrustConfigurations?, proxies: ProxyClients? = nil) {
         self.client = client
         self.owner = OwnedClient(client)
         self.trust = trust
+        self.proxies = proxies
     }
 
     /// Creates a transport that borrows `client`; the caller keeps it and shuts it down.
@@ -148,14 +188,22 @@ public struct AsyncHTTPClientTransport: Transport {
         self.client = client
         self.owner = nil
         self.trust = nil
+        self.proxies = nil
     }
 
-    /// Shuts down the client when this transport owns it; does nothing for a borrowed one.
+    /// Shuts down the client (and the proxies' clients) when this transport owns it; does
+    /// nothing for a borrowed one.
     ///
     /// Idempotent: a client that is already shut down is left as it is.
     /// - Throws: AsyncHTTPClient's error when the shutdown fails.
     public func shutdown() async throws {
         guard isOwningClient else { return }
+        try await Self.shutdown(client)
+        try await proxies?.shutdown()
+    }
+
+    /// Shuts `client` down, unless it already is.
+    static func shutdown(_ client: HTTPClient) async throws {
         do {
             try await client.shutdown()
         } catch let error as HTTPClientError where error == .alreadyShutdown {
@@ -192,22 +240,26 @@ public struct AsyncHTTPClientTransport: Transport {
     ) async throws -> (HTTPResponse, MessageBody?) {
         try Task.checkCancellation()
         if Deadline.hasPassed(deadline) { throw TransportError(.timedOut) }
+        let route = proxies?.route(for: request)
         var sends = 1
         let response: HTTPClientResponse
         while true {
             do {
-                response = try await execute(request, body: body, deadline: deadline)
+                response = try await execute(
+                    request, body: body, deadline: deadline, on: route?.owner.client ?? client)
                 break
             } catch {
                 guard sends < Self.maximumSends, Self.wasStaleConnection(error, for: request, body: body) else {
-                    throw TransportErrorClassifier.classify(error, deadline: deadline)
+                    let classified = TransportErrorClassifier.classify(error, deadline: deadline)
+                    guard let route, let transportError = classified as? TransportError else { throw classified }
+                    throw transportError.through(route.server, to: request.authority ?? "")
                 }
                 sends += 1
             }
         }
         AttemptReport.current?.protocolVersion = response.version.otelName
         return try ResponseConversion.convert(
-            response, requestMethod: request.method, deadline: deadline, keepingAlive: owner)
+            response, requestMethod: request.method, deadline: deadline, keepingAlive: route?.owner ?? owner)
     }
 
     /// How many times a request goes out when the pool keeps handing out spoilt
@@ -235,9 +287,9 @@ public struct AsyncHTTPClientTransport: Transport {
         }
     }
 
-    private func execute(_ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?) async throws
-        -> HTTPClientResponse
-    {
+    private func execute(
+        _ request: HTTPRequest, body: MessageBody?, deadline: ContinuousClock.Instant?, on client: HTTPClient
+    ) async throws -> HTTPClientResponse {
         var clientRequest = try HTTPClientRequest(request, body: body)
         if let trust, request.scheme == "https", let authority = request.authority {
             clientRequest.tlsConfiguration = trust.configuration(forAuthority: authority)

@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
+import NIOSOCKS
 import Strata
 import StrataNIOSSL
 
@@ -36,6 +37,10 @@ enum TransportErrorClassifier {
         case let error as NIOConnectionError: kind(of: error)
         case let error as IOError: kind(ofErrno: error.errnoCode)
         case let error as ChannelError: kind(of: error)
+        case is SOCKSError.InvalidServerState, is SOCKSError.InvalidProtocolVersion, is SOCKSError.InvalidReservedByte,
+            is SOCKSError.InvalidAddressType, is SOCKSError.InvalidAuthenticationSelection,
+            is SOCKSError.NoValidAuthenticationMethod, is SOCKSError.ConnectionFailed, is SOCKSError.UnexpectedRead:
+            .proxy  // the SOCKS proxy's handshake failed, or it could not reach the origin
         case HTTPParserError.invalidEOFState: .connectionLost  // closed before the message ended
         case is HTTPParserError: .malformedResponse  // not HTTP, bad framing or header bytes
         case is NIOHTTPDecoderError: .malformedResponse  // a response no request asked for
@@ -51,6 +56,7 @@ enum TransportErrorClassifier {
         .tlsHandshakeTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout,
     ]
     private static let lostConnections: [HTTPClientError] = [.remoteConnectionClosed, .uncleanShutdown]
+    private static let proxyFailures: [HTTPClientError] = [.proxyAuthenticationRequired, .invalidProxyResponse]
     private static let invalidRequests: [HTTPClientError] = [
         .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath, .traceRequestWithBody, .bodyLengthMismatch,
     ]
@@ -64,6 +70,7 @@ enum TransportErrorClassifier {
     private static func kind(of error: HTTPClientError) -> TransportError.Kind {
         if timeouts.contains(error) { return .timedOut }
         if lostConnections.contains(error) { return .connectionLost }
+        if proxyFailures.contains(error) { return .proxy }
         if invalidRequests.contains(error) || invalidRequestDescriptions.contains(error.shortDescription) {
             return .invalidRequest
         }

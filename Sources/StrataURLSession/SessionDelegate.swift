@@ -23,6 +23,8 @@ import Strata
 ///   challenges (server trust, client certificate) get default handling. On Apple
 ///   platforms every challenge gets default handling, as without a delegate: a `401`
 ///   the session cannot answer from its credential storage is delivered with its body.
+/// - **Proxy challenges** (Apple platforms), when the transport was given
+///   `ProxySettings`: answered once with the proxy's credentials.
 /// - **TLS challenges** (Apple platforms), when the transport was given a
 ///   `ServerTrust`: answered by ``URLSessionTrust`` for hosts whose policy is not the
 ///   system's; a refused server is remembered for its task, whose call then fails with a
@@ -42,10 +44,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// The refusals of server trust, by task, until the task completes: its error then.
     private let refusals = Locked<[Int: TLSFailure]>([:])
 
+    /// The proxies of the session, whose challenges are answered with their credentials.
+    private let proxies: URLSessionProxies?
+
     /// A delegate that applies `trust` to TLS challenges (Apple platforms), or leaves them
-    /// to default handling when it is `nil`.
-    init(trust: URLSessionTrust? = nil) {
+    /// to default handling when it is `nil`, and answers the challenges of `proxies`.
+    init(trust: URLSessionTrust? = nil, proxies: URLSessionProxies? = nil) {
         self.trust = trust
+        self.proxies = proxies
     }
 
     /// Routes the events of `task` to `relay` until the task completes; call it
@@ -120,6 +126,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             completionHandler(answer.0, answer.1)
             return
         }
+        if challenge.protectionSpace.isProxy() {
+            let credential = proxyCredential(for: challenge)
+            completionHandler(credential == nil ? .performDefaultHandling : .useCredential, credential)
+            return
+        }
         completionHandler(disposition(for: challenge, task: task), nil)
     }
 
@@ -154,6 +165,17 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         default:
             return nil
         }
+    }
+
+    /// The credential a proxy's challenge gets: its credentials from the settings, the
+    /// first time only (a second challenge means they were refused, and the `407` then
+    /// reaches the transport, which reports it naming the proxy); `nil` for default handling.
+    private func proxyCredential(for challenge: URLAuthenticationChallenge) -> URLCredential? {
+        let space = challenge.protectionSpace
+        guard challenge.previousFailureCount == 0,
+            let credentials = proxies?.credentials(forProxyHost: space.host, port: space.port)
+        else { return nil }
+        return URLCredential(user: credentials.username, password: credentials.password, persistence: .forSession)
     }
 
     private func disposition(

@@ -13,20 +13,28 @@ final class SessionOwner: Sendable {
     /// the session, or borrowed one another transport created): requests then stream.
     /// `nil` for other borrowed sessions, whose requests run with completion handlers.
     let delegate: SessionDelegate?
+    /// The proxies the session was made with, if any.
+    let proxies: URLSessionProxies?
     private let owns: Bool
 
     /// Creates a session from a copy of `configuration` without Foundation's cache, with a
     /// ``SessionDelegate``, and owns it.
     /// With `trust`, the delegate answers TLS challenges by it, and the configuration's
-    /// minimum TLS version is the trust's (Apple platforms).
-    init(configuration: URLSessionConfiguration, trust: URLSessionTrust? = nil) {
-        let delegate = SessionDelegate(trust: trust)
+    /// minimum TLS version is the trust's (Apple platforms). With `proxies`, the
+    /// configuration's `connectionProxyDictionary` is theirs and the delegate answers
+    /// their challenges.
+    init(configuration: URLSessionConfiguration, trust: URLSessionTrust? = nil, proxies: URLSessionProxies? = nil) {
+        let delegate = SessionDelegate(trust: trust, proxies: proxies)
         let configuration = Self.withoutCache(configuration)
+        if let proxies, !proxies.settings.servers.isEmpty {
+            configuration.connectionProxyDictionary = proxies.dictionary
+        }
         #if !canImport(FoundationNetworking)
             if trust?.minimumVersion == .tls13 { configuration.tlsMinimumSupportedProtocolVersion = .TLSv13 }
         #endif
         self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         self.delegate = delegate
+        self.proxies = proxies
         self.owns = true
     }
 
@@ -34,6 +42,7 @@ final class SessionOwner: Sendable {
     init(borrowing session: URLSession) {
         self.session = session
         self.delegate = session.delegate as? SessionDelegate
+        self.proxies = nil
         self.owns = false
     }
 

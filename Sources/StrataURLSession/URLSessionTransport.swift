@@ -229,6 +229,44 @@ public struct URLSessionTransport: Transport {
         self.responseBufferLimit = responseBufferLimit
     }
 
+    /// Creates a transport with its own session, as
+    /// ``init(configuration:trust:streamedBodyLimit:responseBufferLimit:)``, that sends
+    /// requests through the proxies of `proxy`.
+    ///
+    /// - **Apple platforms**: the session's `connectionProxyDictionary` says where to go (an
+    ///   HTTP proxy per scheme, or one SOCKS5 proxy for every connection, and the bypass
+    ///   list as its exceptions); a proxy's credentials answer its challenge, once, and a
+    ///   `407` after that fails the call with a `TransportError` of kind
+    ///   `TransportError.Kind.proxy` naming the proxy.
+    /// - **Linux**: `FoundationNetworking` never reads `connectionProxyDictionary`, so
+    ///   settings that name a proxy are refused; use the AsyncHTTPClient transport there.
+    ///   (libcurl below it does read the process environment's `http_proxy`,
+    ///   `HTTPS_PROXY`, `ALL_PROXY` and `NO_PROXY` on its own, for every session.)
+    /// - Parameters:
+    ///   - configuration: the session's configuration; `.default` unless told.
+    ///   - trust: whom the session trusts, per host.
+    ///   - proxy: the proxies; `nil`: the configuration's own proxy dictionary, if any.
+    ///   - streamedBodyLimit: the most bytes a streamed request body may hold.
+    ///   - responseBufferLimit: the most bytes of a response body that may wait unread.
+    /// - Throws: `ProxyConfigurationError` naming this transport and the setting the
+    ///   platform cannot apply (any proxy on Linux; SOCKS5 credentials, or a SOCKS5 proxy
+    ///   for one scheme only, on Apple platforms); `TrustConfigurationError` as
+    ///   ``init(configuration:trust:streamedBodyLimit:responseBufferLimit:)``.
+    public init(
+        configuration: URLSessionConfiguration = .default,
+        trust: ServerTrust = .system,
+        proxy: ProxySettings?,
+        streamedBodyLimit: Int = Self.defaultStreamedBodyLimit,
+        responseBufferLimit: Int = Self.defaultResponseBufferLimit
+    ) throws {
+        let proxies = try proxy.map { settings throws(ProxyConfigurationError) in try URLSessionProxies(settings) }
+        self.owner = SessionOwner(
+            configuration: configuration, trust: trust.isSystemDefault ? nil : try URLSessionTrust(trust),
+            proxies: proxies)
+        self.streamedBodyLimit = streamedBodyLimit
+        self.responseBufferLimit = responseBufferLimit
+    }
+
     /// Creates a transport that borrows `session`; the caller keeps ownership and
     /// decides when to invalidate it.
     ///
@@ -285,7 +323,9 @@ public struct URLSessionTransport: Transport {
         let call = StreamedCall(
             session: session, delegate: delegate, request: urlRequest, body: upload,
             sentBytesHandler: body?.sentBytesHandler, bufferLimit: responseBufferLimit, deadline: deadline)
-        return try await call.run(method: request.method)
+        let response = try await call.run(method: request.method)
+        if let failure = owner.proxies?.failure(for: response.0, to: request) { throw failure }
+        return response
     }
 
     /// `true`: a call ends at its deadline until the response head arrives (the whole

@@ -21,15 +21,21 @@ enum TransportKind: String, CaseIterable, CustomTestStringConvertible, Sendable 
         case .urlSession:
             return try await body(URLSessionTransport(responseBufferLimit: responseBufferLimit))
         case .asyncHTTPClient:
-            let transport = AsyncHTTPClientTransport()
-            do {
-                let result = try await body(transport)
-                try await transport.shutdown()
-                return result
-            } catch {
-                try? await transport.shutdown()
-                throw error
-            }
+            return try await AsyncHTTPClientTransport().shuttingDown(after: body)
+        }
+    }
+}
+
+extension AsyncHTTPClientTransport {
+    /// Runs `body` with this transport, then shuts it down, also when `body` throws.
+    func shuttingDown<T>(after body: (AsyncHTTPClientTransport) async throws -> T) async throws -> T {
+        do {
+            let result = try await body(self)
+            try await shutdown()
+            return result
+        } catch {
+            try? await shutdown()
+            throw error
         }
     }
 }

@@ -13,6 +13,7 @@
 /// | the connection closed or reset before the response was complete (also a body shorter than its `Content-Length`) | ``Kind/connectionLost`` |
 /// | a reply that is not HTTP, bad framing, invalid header bytes, a compressed body that does not decompress | ``Kind/malformedResponse`` |
 /// | the TLS handshake or certificate check failed (the reason in ``tlsFailure``) | ``Kind/tls`` |
+/// | the proxy refused the credentials (`407`), the tunnel or the SOCKS handshake | ``Kind/proxy`` |
 /// | the request cannot be sent as described (no absolute URL, a header the transport rejects) | ``Kind/invalidRequest`` |
 ///
 /// A body larger than the client's limit — declared by `Content-Length`, received, or
@@ -54,6 +55,11 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         /// decompression ratio that guards against compression bombs. A ``Networker``
         /// reports it as ``StrataError/Kind/bodyTooLarge``.
         public static let bodyTooLarge = Kind("body too large")
+        /// The proxy refused the request: it asked for credentials it was not given or did
+        /// not accept (`407`), refused to open a tunnel to the origin, or failed its SOCKS
+        /// handshake. The ``TransportError/detail`` names the proxy, never the origin's
+        /// server, and never a password.
+        public static let proxy = Kind("proxy failure")
         /// The request could not be sent as described (for example a URL the transport rejects).
         public static let invalidRequest = Kind("invalid request")
         /// Anything else; see ``TransportError/underlying``.

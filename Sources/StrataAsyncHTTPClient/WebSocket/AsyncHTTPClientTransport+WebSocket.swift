@@ -20,6 +20,13 @@
             configuration: WebSocketConfiguration,
             deadline: ContinuousClock.Instant?
         ) async throws -> WebSocketHandshake {
+            if let proxy = proxies?.settings.server(for: request) {
+                throw ProxyConfigurationError(
+                    .webSocket, transport: ProxyClients.transportName,
+                    reason: "WebSockets open on a connection of their own, which does not go through "
+                        + "\(proxy.endpoint) yet; add the host to ProxySettings.bypass, or use URLSessionTransport "
+                        + "on Apple platforms")
+            }
             let target = try WebSocketTarget(request)
             let tls =
                 target.usesTLS
