@@ -1,8 +1,10 @@
 import Foundation
+import Logging
 import Strata
 import StrataAsyncHTTPClient
 import StrataTestServer
 import StrataTestSupport
+import StrataTesting
 import StrataURLSession
 import Testing
 
@@ -46,6 +48,34 @@ struct ProxyIntegrationTests {
                 #expect(reply.headers["proxy-authorization"] == nil)
                 #expect(reply.headers["authorization"] == nil)
                 #expect(proxy.requests == ["CONNECT 127.0.0.1:\(port) HTTP/1.1"])
+            }
+        }
+    }
+
+    /// The proxy's password is the transport's: no step of the client sees it, so no log
+    /// line, curl command or HAR entry can show it, redacted or not.
+    @Test @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    func theProxysPasswordReachesNoLogCurlCommandOrHAR() async throws {
+        try await TestServer.with { origin in
+            try await ProxyServer.with(.tinyproxy, user: Self.user) { proxy in
+                let log = EventLog()
+                let recorder = HARRecorder()
+                let logger = Logger(label: "proxy") { _ in CapturingLogHandler(log: log) }
+                try await Self.withTransport(try Self.settings(proxy)) { transport in
+                    let networker = Networker(
+                        transport: HARRecordingTransport(wrapping: transport, into: recorder),
+                        middleware: [LoggingMiddleware(logger: logger, logsCurlCommands: true)])
+                    let url = URL(string: "http://127.0.0.1:\(origin.baseURL.port!)/echo/logged")!
+                    _ = try await networker.send(
+                        Endpoint(RequestDescription(route: FixedURLRoute(target: url)), decoding: EchoReply.self))
+                }
+                let har = String(decoding: try JSONEncoder().encode(recorder.har), as: UTF8.self)
+                #expect(log.all.count >= 2)
+                #expect(
+                    recorder.har.log.entries.map(\.request.url) == [
+                        "http://127.0.0.1:\(origin.baseURL.port!)/echo/logged"
+                    ])
+                #expect(!(log.all + [har]).contains { $0.contains(Self.user.password) })
             }
         }
     }
