@@ -7,13 +7,13 @@
 // `python3 scripts/doc-examples.py`; DocExamplesAreCurrentTests fails when this file is stale.
 //
 // Skipped by a `doc-examples: skip` marker:
-// - README.md#adding-strata (line 52): Package.swift lines: PackageDescription cannot be imported by a test
-// - README.md#adding-strata-2 (line 68): Package.swift lines: PackageDescription cannot be imported by a test
+// - README.md#adding-strata (line 53): Package.swift lines: PackageDescription cannot be imported by a test
+// - README.md#adding-strata-2 (line 69): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/Strata/Documentation.docc/GRPC.md#overview (line 66): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
 // - Sources/Strata/Documentation.docc/GRPC.md#overview-2 (line 105): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
 // - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package (line 15): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package-2 (line 33): Package.swift lines: PackageDescription cannot be imported by a test
-// - Sources/Strata/Documentation.docc/Migrating.md#from-alamofires-websocketrequest (line 176): Alamofire 5.10 code: Alamofire is not a dependency
+// - Sources/Strata/Documentation.docc/Migrating.md#from-alamofires-websocketrequest (line 177): Alamofire 5.10 code: Alamofire is not a dependency
 // - Sources/StrataGRPC/Documentation.docc/StrataGRPC.md#overview (line 22): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/StrataObservability/Documentation.docc/StrataObservability.md#overview (line 20): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/StrataOpenAPI/Documentation.docc/StrataOpenAPI.md#overview (line 19): Package.swift lines: PackageDescription cannot be imported by a test
@@ -591,6 +591,18 @@ enum DocExample_Strata_Interface_Middleware_1 {
         }
     }
     // end doc-example
+}
+
+// MARK: - Sources/Strata/Interface/Proxy/ProxySettings.swift
+
+/// `Sources/Strata/Interface/Proxy/ProxySettings.swift`, example 1 (line 8).
+func example_Strata_Interface_Proxy_ProxySettings_1() async throws {
+    // doc-example: Sources/Strata/Interface/Proxy/ProxySettings.swift#1
+    let proxy = ProxySettings(
+        all: try ProxySettings.Server(url: "http://alice:secret@proxy.internal:3128"),
+        bypass: try ProxySettings.Bypass.list("localhost, .internal, 10.0.0.0/8"))
+    // end doc-example
+    _ = proxy
 }
 
 // MARK: - Sources/Strata/Interface/StrataError.swift
@@ -1274,7 +1286,7 @@ func example_StrataTesting_MockWebSocketPeer_1() async throws {
 
 // MARK: - README.md
 
-/// `README.md`, example quick-start (line 110).
+/// `README.md`, example quick-start (line 111).
 func example_README_quick_start() async throws -> (url: String?, contentType: String?, body: Data?, userURL: String?) {
     // doc-example: README.md#quick-start
     // Raw layer: what the server sends. `typealias Raw = JSON` is all a Codable DTO needs.
@@ -1463,7 +1475,7 @@ func example_Strata_Documentation_docc_Migrating_overview_2() async throws -> (s
     return (try search.encoded().head.url?.absoluteString, try create.encoded().body?.bufferedData, try signup.encoded().body?.bufferedData)
 }
 
-/// `Sources/Strata/Documentation.docc/Migrating.md`, example from-alamofires-websocketrequest-2 (line 198).
+/// `Sources/Strata/Documentation.docc/Migrating.md`, example from-alamofires-websocketrequest-2 (line 199).
 func example_Strata_Documentation_docc_Migrating_from_alamofires_websocketrequest_2() async throws {
     let networker = Networker(transport: MockTransport())
     // doc-example: Sources/Strata/Documentation.docc/Migrating.md#from-alamofires-websocketrequest-2
@@ -1483,7 +1495,7 @@ func example_Strata_Documentation_docc_Migrating_from_alamofires_websocketreques
     _ = socket
 }
 
-/// `Sources/Strata/Documentation.docc/Migrating.md`, example dependency-injection-with-swinject (line 303).
+/// `Sources/Strata/Documentation.docc/Migrating.md`, example dependency-injection-with-swinject (line 304).
 func example_Strata_Documentation_docc_Migrating_dependency_injection_with_swinject() async throws {
     // doc-example: Sources/Strata/Documentation.docc/Migrating.md#dependency-injection-with-swinject
     let container = Container()
@@ -1946,6 +1958,28 @@ func example_Strata_Documentation_docc_Transfers_overview_2(networker: Networker
     // end doc-example
     _ = result
     return result
+}
+
+// MARK: - Sources/Strata/Documentation.docc/Transports.md
+
+/// `Sources/Strata/Documentation.docc/Transports.md`, example proxies (line 130).
+func example_Strata_Documentation_docc_Transports_proxies() async throws {
+    // doc-example: Sources/Strata/Documentation.docc/Transports.md#proxies
+    let proxy = ProxySettings(
+        all: try ProxySettings.Server(url: "http://alice:secret@proxy.internal:3128"),
+        bypass: try ProxySettings.Bypass.list("localhost, .internal, 10.0.0.0/8"))
+    let networker = Networker(transport: try AsyncHTTPClientTransport(proxy: proxy))
+    // end doc-example
+    _ = proxy
+    _ = networker
+}
+
+/// `Sources/Strata/Documentation.docc/Transports.md`, example proxies-2 (line 141).
+func example_Strata_Documentation_docc_Transports_proxies_2() async throws {
+    // doc-example: Sources/Strata/Documentation.docc/Transports.md#proxies-2
+    let fromEnvironment = Networker(transport: try AsyncHTTPClientTransport(proxy: try .fromEnvironment()))
+    // end doc-example
+    _ = fromEnvironment
 }
 
 // MARK: - Sources/Strata/Documentation.docc/TrustAndTLS.md

@@ -1,9 +1,10 @@
 import Foundation
 import Strata
-import StrataAsyncHTTPClient
 import StrataTestCertificates
 import StrataTesting
 import Testing
+
+@testable import StrataAsyncHTTPClient
 
 /// The Strata column of the Migrating article's side-by-side tables, row by row, as written there,
 /// run against a mock transport with exact expected values. A row changed in the article
@@ -142,6 +143,13 @@ import Testing
         #expect(trusting.transport is AsyncHTTPClientTransport)
         #expect(trust.policy(forHost: "api.example.com").roots == .only([ca]))
         #expect(trust.policy(forHost: "www.example.com") == .system)
+        // 16. proxies (ProxyIntegrationTests sends through tinyproxy and microsocks)
+        let proxied = try AsyncHTTPClientTransport(
+            proxy: ProxySettings(
+                all: try .init(url: "http://user:pw@proxy:3128"), bypass: try ProxySettings.Bypass.list("localhost")))
+        #expect(proxied.proxies?.settings.server(forScheme: "https", host: "api.example.com")?.endpoint == "proxy:3128")
+        #expect(proxied.proxies?.settings.server(forScheme: "http", host: "localhost") == nil)
+        try await proxied.shutdown()
     }
 
     /// Row 7 as written in the article. (The same `catch where` with a `#expect` or
