@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// This test binary started again as a child process that runs one suite: for work whose
 /// effects (its resident set, a crash) must stay out of the test process.
 enum ChildProcess {
@@ -23,7 +29,7 @@ enum ChildProcess {
         return process
     }
 
-    /// Starts `process` and waits until it exits; terminates it after `timeout`.
+    /// Starts `process` and waits until it exits; kills it after `timeout`.
     /// - Returns: whether it was terminated for running past `timeout`.
     @discardableResult
     static func run(_ process: Process, timeout: Duration) async throws -> Bool {
@@ -31,7 +37,9 @@ enum ChildProcess {
         let watchdog = Task {
             try await Task.sleep(for: timeout)
             timedOut.set()
-            process.terminate()
+            // SIGKILL, not `terminate()`'s SIGTERM: a child inherits the blocked signals of the
+            // thread that starts it, and test threads block SIGTERM.
+            kill(process.processIdentifier, SIGKILL)
         }
         defer { watchdog.cancel() }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in

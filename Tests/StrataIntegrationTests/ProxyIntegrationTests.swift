@@ -177,6 +177,27 @@ struct ProxyIntegrationTests {
             error?.transportError?.detail?.hasPrefix("HTTP proxy 127.0.0.1:\(closed.port): connection refused") == true)
     }
 
+    /// What the Linux refusal of `URLSessionTransport(proxy:)` documents: libcurl follows the
+    /// process environment's `http_proxy` on its own, whatever Strata is told (a child
+    /// process, so that the variable reaches no other test).
+    @Test(.enabled(if: Platform.isLinuxFoundation && ChildProcess.testBinary != nil))
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    func urlSessionOnLinuxFollowsTheEnvironmentsProxyOnItsOwn() async throws {
+        try await TestServer.with { origin in
+            try await ProxyServer.with(.tinyproxy) { proxy in
+                let url = "http://127.0.0.1:\(origin.baseURL.port!)/echo/environment"
+                let process = ChildProcess.make(
+                    executable: try #require(ChildProcess.testBinary), filter: "EnvironmentProxyChildTests",
+                    environment: [
+                        "http_proxy": "http://127.0.0.1:\(proxy.port)", EnvironmentProxyChildTests.urlVariable: url,
+                    ])
+                try await ChildProcess.run(process, timeout: .seconds(60))
+                #expect(process.terminationStatus == 0)
+                #expect(proxy.requests == ["GET \(url) HTTP/1.1"])
+            }
+        }
+    }
+
     @Test func socks5CredentialsAreRefusedByAsyncHTTPClientWhenTheTransportIsMade() throws {
         let settings = ProxySettings(all: try ProxySettings.Server(url: "socks5://bob:hunter2@127.0.0.1:1080"))
         #expect(
@@ -204,6 +225,19 @@ struct ProxyIntegrationTests {
                 + "HTTPS_PROXY, ALL_PROXY and NO_PROXY); use AsyncHTTPClientTransport for a proxy on Linux")
         // Settings that name no proxy are nothing to refuse.
         #expect((try? URLSessionTransport(proxy: ProxySettings())) != nil)
+    }
+}
+
+/// The child side of ``ProxyIntegrationTests/urlSessionOnLinuxFollowsTheEnvironmentsProxyOnItsOwn()``;
+/// skipped anywhere else.
+@Suite struct EnvironmentProxyChildTests {
+    static let urlVariable = "STRATA_PROXY_CHILD_URL"
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[urlVariable] != nil))
+    func aPlainURLSessionTransportSends() async throws {
+        let url = try #require(ProcessInfo.processInfo.environment[Self.urlVariable])
+        let reply = try await ProxyIntegrationTests.echo(url, over: URLSessionTransport())
+        #expect(reply.path == "/echo/environment")
     }
 }
 

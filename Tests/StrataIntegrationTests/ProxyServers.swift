@@ -73,7 +73,7 @@ struct ProxyServer: Sendable {
         }
         try process.run()
         defer {
-            // SIGKILL: the child inherits the test process's blocked signals, SIGTERM among them.
+            // SIGKILL: the child inherits the blocked signals of the thread that starts it, SIGTERM among them.
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
