@@ -1,7 +1,10 @@
 import Foundation
+import Hummingbird
 import Logging
 import Strata
 import StrataAsyncHTTPClient
+import StrataServerLifecycle
+import StrataTestCertificates
 import StrataTestServer
 import StrataTestSupport
 import StrataTesting
@@ -50,6 +53,38 @@ struct ProxyIntegrationTests {
                 #expect(proxy.requests == ["CONNECT 127.0.0.1:\(port) HTTP/1.1"])
             }
         }
+    }
+
+    /// An `https` origin through the tunnel: TLS runs end to end, trusted as the transport's
+    /// `ServerTrust` says, and the proxy sees only the `CONNECT`.
+    @Test @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    func anHTTPSOriginIsReachedThroughTheTunnelWithTheTransportsTrust() async throws {
+        let authority = try TestCertificateAuthority(commonName: "Proxy Test CA")
+        let router = Router()
+        router.get("hello") { _, _ in "hello through the tunnel" }
+        var logger = Logger(label: "tls-origin")
+        logger.logLevel = .critical
+        let origin = try await InProcessServer.start(
+            router: router, serverName: "tls", logger: logger,
+            tlsConfiguration: try authority.issue().serverTLSConfiguration())
+        do {
+            try await ProxyServer.with(.tinyproxy, user: Self.user) { proxy in
+                let transport = try AsyncHTTPClientTransport(
+                    trust: ServerTrust(default: TrustPolicy(roots: .only([authority.root.certificate]))),
+                    proxy: try Self.settings(proxy))
+                let body = try await transport.shuttingDown { transport in
+                    try await Networker(transport: transport).send(
+                        Endpoint<String>(
+                            RequestDescription(route: URL(string: "https://localhost:\(origin.port)/hello")!)))
+                }
+                #expect(body == "hello through the tunnel")
+                #expect(proxy.requests == ["CONNECT localhost:\(origin.port) HTTP/1.1"])
+            }
+        } catch {
+            await origin.shutdown()
+            throw error
+        }
+        await origin.shutdown()
     }
 
     /// The proxy's password is the transport's: no step of the client sees it, so no log
