@@ -91,6 +91,34 @@ import Testing
         #expect(none[0].body == nil)
     }
 
+    @Test func aCompressedMediaTypeGoesAsItIsUnlessAsked() async throws {
+        var jpeg = Self.post()
+        jpeg.headerFields[.contentType] = "image/JPEG; q=1"
+        let skipped = try await Self.run(
+            RequestCompressionMiddleware(threshold: 0), jpeg, body: MessageBody(Self.large))
+        #expect(skipped[0].request.headerFields[.contentEncoding] == nil)
+        let forced = try await Self.run(
+            RequestCompressionMiddleware(threshold: 0, skipsCompressedMediaTypes: false), jpeg,
+            body: MessageBody(Self.large))
+        #expect(forced[0].request.headerFields[.contentEncoding] == "gzip")
+        var asked = CallValues()
+        asked[RequestCompressionKey.self] = .gzip()
+        let askedFor = try await Self.run(
+            RequestCompressionMiddleware(threshold: 0), jpeg, body: MessageBody(Self.large), options: asked)
+        #expect(askedFor[0].request.headerFields[.contentEncoding] == "gzip")
+
+        let compressed = [
+            "image/png", "video/mp4", "audio/mpeg", "application/zip", "application/gzip", "font/woff2",
+            "application/vnd.openxmlformats-officedocument.wordprocessingml.document", "application/pdf",
+        ]
+        let plain = [
+            "image/svg+xml", "audio/wav", "text/plain", "application/json", "application/octet-stream",
+            "multipart/form-data; boundary=x", "", "nonsense",
+        ]
+        #expect(compressed.filter { !RequestCompressionMiddleware.isCompressedMediaType($0) } == [])
+        #expect(plain.filter { RequestCompressionMiddleware.isCompressedMediaType($0) } == [])
+    }
+
     @Test func theEndpointsOptionWins() async throws {
         var never = CallValues()
         never[RequestCompressionKey.self] = .never
