@@ -2,8 +2,8 @@
     import Foundation
     import Strata
 
-    /// How hard zlib works on a gzip stream: from ``fastest`` (level 1) to ``best``
-    /// (level 9); ``default`` is zlib's own (level 6).
+    /// How hard zlib works on a gzip stream: from ``GzipLevel/fastest`` (level 1) to ``GzipLevel/best``
+    /// (level 9); ``GzipLevel/default`` is zlib's own (level 6).
     public struct GzipLevel: Sendable, Hashable, CustomStringConvertible {
         /// The zlib level, 1 to 9.
         public let value: Int

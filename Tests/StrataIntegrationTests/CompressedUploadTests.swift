@@ -7,6 +7,7 @@ import Strata
 import StrataCompression
 import StrataTestServer
 import StrataTestSupport
+import StrataURLSession
 import Testing
 
 /// Compressed uploads over both transports to an in-process server on 127.0.0.1 that
@@ -197,6 +198,29 @@ import Testing
             #expect(result.value.sha256 == Self.sha256(source))
             #expect(result.requestCompression?.refused == true)
             #expect(result.requestCompression?.resentUncompressed == true)
+        }
+    }
+
+    /// URLSession collects a compressed body in memory before it sends it: past its
+    /// `streamedBodyLimit` (in compressed bytes) the call fails typed, before anything is sent.
+    @Test
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    func urlSessionRefusesACompressedBodyPastItsLimit() async throws {
+        var generator = SplitMix64(seed: 7)
+        let noise = Data((0..<2_000_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+        try await TestServer.with(configure: Self.routes) { server in
+            let networker = Networker(
+                transport: URLSessionTransport(streamedBodyLimit: 1 << 20),
+                middleware: [RequestCompressionMiddleware()])
+            do {
+                _ = try await networker.send(
+                    Self.endpoint(server, "/inflate", body: .data(noise, contentType: "application/octet-stream")))
+                Issue.record("a compressed body past the limit was sent")
+            } catch let error as StrataError {
+                #expect(error.kind == .transport)
+                #expect(error.transportError?.kind == .invalidRequest)
+                #expect(error.transportError?.underlying as? MessageBodyError == .tooLarge(limit: 1 << 20))
+            }
         }
     }
 }
