@@ -14,6 +14,7 @@
 // - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package (line 15): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package-2 (line 33): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/Strata/Documentation.docc/Migrating.md#from-alamofires-websocketrequest (line 176): Alamofire 5.10 code: Alamofire is not a dependency
+// - Sources/StrataCompression/Documentation.docc/StrataCompression.md#overview (line 19): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/StrataGRPC/Documentation.docc/StrataGRPC.md#overview (line 22): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/StrataObservability/Documentation.docc/StrataObservability.md#overview (line 20): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/StrataOpenAPI/Documentation.docc/StrataOpenAPI.md#overview (line 19): Package.swift lines: PackageDescription cannot be imported by a test
