@@ -18,6 +18,7 @@ enum Integration: String, CaseIterable {
     case swinject = "Swinject"
     case observability = "Observability"
     case webSocket = "WebSocket"
+    case compression = "Compression"
 
     var trait: Trait {
         let what =
@@ -30,6 +31,8 @@ enum Integration: String, CaseIterable {
                 "StrataObservability: spans and metrics per attempt (swift-distributed-tracing, swift-metrics)."
             case .webSocket:
                 "StrataAsyncHTTPClient's WebSockets (swift-websocket): Networker.webSocket over SwiftNIO."
+            case .compression:
+                "StrataCompression: request bodies sent gzip-compressed, streamed (compress-nio, zlib)."
             }
         return .trait(name: rawValue, description: what)
     }
@@ -62,6 +65,7 @@ let package = Package(
         .library(name: "StrataSwinject", targets: ["StrataSwinject"]),
         .library(name: "StrataObservability", targets: ["StrataObservability"]),
         .library(name: "StrataOpenAPI", targets: ["StrataOpenAPI"]),
+        .library(name: "StrataCompression", targets: ["StrataCompression"]),
         // gRPC through Strata's routes, model layers and errors; the only product that links
         // gRPC (grpc-swift 2: macOS 15, iOS 18, tvOS 18, watchOS 11 on Apple platforms).
         .library(name: "StrataGRPC", targets: ["StrataGRPC"]),
@@ -87,7 +91,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),  // StrataGRPC
         // strata-bench only: the `openapi` group's baseline transport.
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
-        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),  // the fault server's gzip bodies
+        // Request bodies sent gzip-compressed (StrataCompression), and the fault server's gzip bodies.
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         // Graceful server shutdown.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),  // the persistent cache store only
@@ -210,6 +215,17 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 Integration.openAPI.product("OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ]
+        ),
+        // Request bodies sent gzip-compressed, streamed through zlib (compress-nio): a feature
+        // of its own, so that apps that do not compress their uploads do not link zlib.
+        .target(
+            name: "StrataCompression",
+            dependencies: [
+                "Strata",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                Integration.compression.product("CompressNIO", package: "compress-nio"),
+                Integration.compression.product("NIOCore", package: "swift-nio"),
             ]
         ),
         // Runs the in-process Hummingbird servers (test and demo) in a ServiceGroup and shuts
@@ -382,6 +398,7 @@ let package = Package(
                 "StrataObservability",  // what telemetry costs when no backend is bootstrapped
                 "StrataOpenAPI",  // the `openapi` group: the generated client over a Networker
                 "StrataDemoOpenAPI",  // the demo API's generated client
+                "StrataCompression",  // --gzip-upload: bytes on the wire and CPU per MB
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),  // the in-bench Transport
                 .product(name: "Hummingbird", package: "hummingbird"),  // the bench server's own route
@@ -442,11 +459,14 @@ let package = Package(
                 "StrataServerLifecycle",
                 "StrataTestSupport",
                 "StrataTestCertificates",  // the trust tests' CA and certificates
-                .product(name: "Crypto", package: "swift-crypto"),  // a raw WebSocket handshake's accept key
+                // A raw WebSocket handshake's accept key; the SHA-256 of compressed uploads.
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),  // the trust tests' TLS servers
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "CompressNIO", package: "compress-nio"),  // checks the fault server's gzip bodies
+                // Checks the fault server's gzip bodies; inflates compressed uploads (CompressedUploadTests).
+                .product(name: "CompressNIO", package: "compress-nio"),
+                "StrataCompression",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // The wss test's server.
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -521,6 +541,7 @@ let package = Package(
                 "StrataServerLifecycle",
                 "StrataOpenAPI",
                 "StrataDemoOpenAPI",  // `Client`, in StrataOpenAPI's examples
+                "StrataCompression",
                 .product(name: "Hummingbird", package: "hummingbird"),  // Router, for InProcessServer's example
                 .product(name: "Logging", package: "swift-log"),
                 Integration.swinject.product("Swinject", package: "Swinject"),  // the README's Swinject example
@@ -556,6 +577,20 @@ let package = Package(
                 Integration.grpc.product("GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 Integration.grpc.product("SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // StrataCompression's compressor and step on their own (its uploads over both
+        // transports are in StrataIntegrationTests, CompressedUploadTests).
+        .testTarget(
+            name: "StrataCompressionTests",
+            dependencies: [
+                "Strata",
+                "StrataCompression",
+                "StrataTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "CompressNIO", package: "compress-nio"),  // inflates what was written
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         // Runs against httpbin when HTTPBIN_URL is set (scripts/conformance.sh); skipped otherwise.

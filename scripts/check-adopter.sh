@@ -31,6 +31,7 @@ allowed=(
 integrations=(
     GRPC:StrataGRPC OpenAPI:StrataOpenAPI SQLiteCache:StrataSQLiteCache
     Swinject:StrataSwinject Observability:StrataObservability WebSocket:StrataAsyncHTTPClient
+    Compression:StrataCompression
 )
 
 build=false

@@ -58,6 +58,7 @@ IMPORTS = [
     "Logging",
     "Strata",
     "StrataAsyncHTTPClient",
+    "StrataCompression",
     "StrataDemo",
     "StrataDemoServer",
     "StrataFaultServer",
@@ -355,6 +356,11 @@ CONTEXT: dict[str, Context] = {
         declarations="""
         let router = Router()
         let logger = Logger(label: "demo")
+        """
+    ),
+    "Sources/StrataCompression/RequestCompression.swift#1": Context(
+        declarations="""
+        let rows = Data("id,name\\n1,Ada\\n".utf8)
         """
     ),
     # --- README (keyed by section: "#slug", "#slug-2" for its second block) ---
@@ -662,6 +668,11 @@ CONTEXT: dict[str, Context] = {
     "Sources/Strata/Documentation.docc/Transfers.md#overview-2": Context(
         parameters="networker: Networker, movieEndpoint: Endpoint<Data>",
         returns=("DownloadResult", "result"),
+    ),
+    "Sources/Strata/Documentation.docc/Transfers.md#compressed-uploads": Context(
+        declarations="""
+        let exportURL = URL(fileURLWithPath: "/tmp/export.jsonl")
+        """
     ),
     "Sources/Strata/Documentation.docc/Migrating.md#from-alamofires-websocketrequest-2": Context(
         declarations="""

@@ -17,6 +17,9 @@ struct Options: Sendable {
         /// `--websocket`: WebSocket messages/s and round trips of raw WSClient and of Strata
         /// (WebSocketBench.swift).
         case webSocket(WebSocketOptions)
+        /// `--gzip-upload`: compressed uploads, bytes on the wire and CPU per MB
+        /// (GzipUploadBench.swift).
+        case gzipUpload(GzipUploadOptions)
         /// `--serve` (hidden): the bench server, for the pairs harness's separate process.
         case serve
         /// `--callgrind-case NAME --iterations N` (hidden): one case, `N` times, for
@@ -49,6 +52,8 @@ struct Options: Sendable {
         var download = DownloadOptions()
         var downloadOnly: [String] = []
         var isWebSocket = false
+        var isGzipUpload = false
+        var gzipUpload = GzipUploadOptions()
         var webSocket = WebSocketOptions()
         var webSocketOnly: [String] = []
         var rounds: Int?
@@ -73,6 +78,11 @@ struct Options: Sendable {
                 isDownload = true
             case "--websocket":
                 isWebSocket = true
+            case "--gzip-upload":
+                isGzipUpload = true
+            case "--upload-mb":
+                guard let count = positiveInteger(after: argument, in: &rest) else { return nil }
+                gzipUpload.megabytes = count
             case "--messages":
                 guard let count = positiveInteger(after: argument, in: &rest) else { return nil }
                 webSocket.messages = count
@@ -165,6 +175,12 @@ struct Options: Sendable {
             return options
         }
         if case .serve = options.mode { return options }
+        if isGzipUpload {
+            // --gzip-upload takes --upload-mb and --rounds only.
+            if let rounds { gzipUpload.rounds = rounds }
+            options.mode = .gzipUpload(gzipUpload)
+            return options
+        }
         if isWebSocket {
             // --websocket shares --rounds and --json with the pairs; nothing else.
             let shared: Set = ["--rounds", "--json"]
@@ -315,7 +331,11 @@ struct Options: Sendable {
                  Every file's size is checked (exit 1 if wrong) and the file deleted.
                  VARIANTS: comma-separated of raw, strata, urlsession (default all);
                  a failure of urlsession (no back-pressure on Linux) is reported, not fatal
-               swift run -c release --enable-all-traits strata-bench --websocket [--messages N] [--round-trips M]
+               swift run -c release --enable-all-traits strata-bench --gzip-upload [--upload-mb N] [--rounds R]
+                 RequestCompressionMiddleware: CPU per MB of gzip alone at levels 1, 6 and 9 on
+                 N MiB (default 64) of log-like text and of random bytes, then N MiB uploaded
+                 plain and gzipped over each transport to an in-process server that counts
+                 the bytes on the wire; R rounds (default 3), medians
                  [--rounds R] [--json PATH]
                  raw WSClient (swift-websocket) vs Strata's Networker.webSocket over
                  AsyncHTTPClientTransport, one connection each to the same in-process

@@ -27,6 +27,11 @@
 //
 //     strata-bench --download [--download-mb N] [--rounds 3]
 //
+// Compressed uploads (GzipUploadBench.swift): CPU per MB of gzip at levels 1, 6 and 9, and
+// bytes on the wire and CPU per MB of N MiB uploaded plain and gzipped over each transport:
+//
+//     strata-bench --gzip-upload [--upload-mb 64] [--rounds 3]
+//
 // WebSockets (WebSocketBench.swift, the WebSocket trait): messages/s and round-trip latency of
 // raw WSClient against Strata's Networker.webSocket over AsyncHTTPClientTransport, one
 // connection each to the same in-process echo server, in alternating rounds:
@@ -71,6 +76,7 @@ enum StrataBench {
             case .soak(let soak): exit(await Soak.run(soak))
             case .sse(let sse): exit(await StreamBench.run(sse))
             case .download(let download): exit(await DownloadBench.run(download))
+            case .gzipUpload(let gzipUpload): exit(await GzipUploadBench.run(gzipUpload))
             case .webSocket(let webSocket):
                 #if WebSocket && canImport(HummingbirdWebSocket)
                     exit(await WebSocketBench.run(webSocket))

@@ -14,6 +14,7 @@
 // - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package (line 15): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package-2 (line 33): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/Strata/Documentation.docc/Migrating.md#from-alamofires-websocketrequest (line 177): Alamofire 5.10 code: Alamofire is not a dependency
+// - Sources/StrataCompression/Documentation.docc/StrataCompression.md#overview (line 19): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/StrataGRPC/Documentation.docc/StrataGRPC.md#overview (line 22): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/StrataObservability/Documentation.docc/StrataObservability.md#overview (line 20): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/StrataOpenAPI/Documentation.docc/StrataOpenAPI.md#overview (line 19): Package.swift lines: PackageDescription cannot be imported by a test
@@ -25,6 +26,7 @@ import class Hummingbird.Router
 import Logging
 import Strata
 import StrataAsyncHTTPClient
+import StrataCompression
 import StrataDemo
 import StrataDemoOpenAPI
 import StrataDemoServer
@@ -907,6 +909,45 @@ func example_StrataAsyncHTTPClient_AsyncHTTPClientTransport_1(request: HTTPReque
     _ = body
     _ = data
     return (response.status.code, data?.count)
+}
+
+// MARK: - Sources/StrataCompression/MessageBody+Gzip.swift
+
+/// `Sources/StrataCompression/MessageBody+Gzip.swift`, example 1 (line 35).
+func example_StrataCompression_MessageBody_Gzip_1() async throws {
+    // doc-example: Sources/StrataCompression/MessageBody+Gzip.swift#1
+    let compressed = MessageBody(Data(repeating: 0x41, count: 1 << 20)).gzipCompressed()
+    let bytes = try await compressed.collect(upTo: 1 << 20)  // about 1 KiB
+    // end doc-example
+    _ = compressed
+    _ = bytes
+}
+
+// MARK: - Sources/StrataCompression/RequestCompression.swift
+
+/// `Sources/StrataCompression/RequestCompression.swift`, example 1 (line 8).
+func example_StrataCompression_RequestCompression_1() async throws {
+    let rows = Data("id,name\n1,Ada\n".utf8)
+    // doc-example: Sources/StrataCompression/RequestCompression.swift#1
+    let export = Endpoint<Data>(RequestDescription(route: "https://api.example.com/export", method: .post, body: .data(rows, contentType: "text/csv")))
+        .requestCompression(.gzip(threshold: 0))  // always, however small
+    let token = Endpoint<Data>(RequestDescription(route: "https://api.example.com/token", method: .post, body: .data(rows, contentType: "text/csv")))
+        .requestCompression(.never)  // this server does not take gzip
+    // end doc-example
+    _ = export
+    _ = token
+}
+
+// MARK: - Sources/StrataCompression/RequestCompressionMiddleware.swift
+
+/// `Sources/StrataCompression/RequestCompressionMiddleware.swift`, example 1 (line 11).
+func example_StrataCompression_RequestCompressionMiddleware_1() async throws {
+    // doc-example: Sources/StrataCompression/RequestCompressionMiddleware.swift#1
+    let client = Networker(
+        transport: AsyncHTTPClientTransport(),
+        middleware: [RetryMiddleware(), RequestCompressionMiddleware(threshold: 1024)])
+    // end doc-example
+    _ = client
 }
 
 // MARK: - Sources/StrataDemo/Routes/DemoAPI.swift
@@ -1958,6 +1999,28 @@ func example_Strata_Documentation_docc_Transfers_overview_2(networker: Networker
     // end doc-example
     _ = result
     return result
+}
+
+/// `Sources/Strata/Documentation.docc/Transfers.md`, example compressed-uploads (line 81).
+func example_Strata_Documentation_docc_Transfers_compressed_uploads() async throws {
+    let exportURL = URL(fileURLWithPath: "/tmp/export.jsonl")
+    // doc-example: Sources/Strata/Documentation.docc/Transfers.md#compressed-uploads
+    let client = Networker(
+        transport: AsyncHTTPClientTransport(),
+        middleware: [RetryMiddleware(), RequestCompressionMiddleware(threshold: 1024)])
+    let export = Endpoint<Data>(
+        RequestDescription(route: "https://api.example.com/exports", method: .post, body: .file(exportURL)))
+    let response = try await client.response(for: export)
+    print(response.requestCompression?.bytesSent ?? 0)  // the gzip bytes that went, framing included
+    let legacy = Endpoint<Data>(
+        RequestDescription(route: "https://legacy.example.com/import", method: .post, body: .file(exportURL)))
+        .requestCompression(.never)
+    _ = try await client.send(legacy)
+    // end doc-example
+    _ = client
+    _ = export
+    _ = response
+    _ = legacy
 }
 
 // MARK: - Sources/Strata/Documentation.docc/Transports.md

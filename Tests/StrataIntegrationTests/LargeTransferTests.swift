@@ -1,6 +1,8 @@
+import Crypto
 import Foundation
 import OpenAPIRuntime
 import Strata
+import StrataCompression
 import StrataDemoOpenAPI
 import StrataOpenAPI
 import StrataTestServer
@@ -80,6 +82,42 @@ struct LargeTransferTests {
             print("large transfer: \(Self.megabytes) MB uploaded over \(kind), peak RSS growth \(growth >> 20) MiB")
             ResidentMemory.expect(
                 growth: growth, below: Self.memoryBound, "peak RSS growth \(growth >> 20) MiB uploading over \(kind)")
+        }
+    }
+
+    /// The file gzip-compressed as it is sent (`RequestCompressionMiddleware`), chunked, over
+    /// AsyncHTTPClient: the server inflates it to the same SHA-256, and memory stays bounded
+    /// (URLSession collects a compressed body in memory first, see `CompressedUploadTests`).
+    @Test
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    func compressedUploadFromAFile() async throws {
+        try await Self.inFolder { folder in
+            let (file, _) = try Self.writeSource(in: folder)
+            let handle = try FileHandle(forReadingFrom: file)
+            var hash = SHA256()
+            while let chunk = try handle.read(upToCount: 1_048_576), !chunk.isEmpty { hash.update(data: chunk) }
+            try handle.close()
+            let sha256 = GzipInflater.hex(hash.finalize())
+            let (result, growth) = try await TestServer.with(configure: CompressedUploadTests.routes) { server in
+                try await TransportKind.asyncHTTPClient.with { transport in
+                    let endpoint = Endpoint(
+                        RequestDescription(
+                            route: server.baseURL.absoluteString + "/inflate", method: .post, body: .file(file)),
+                        decoding: CompressedUploadTests.Received.self)
+                    let networker = Networker(transport: transport, middleware: [RequestCompressionMiddleware()])
+                    return try await PeakRSSSampler.measure { try await networker.response(for: endpoint) }
+                }
+            }
+            #expect(result.value.coding == "gzip")
+            #expect(result.value.bytes == Self.size)
+            #expect(result.value.sha256 == sha256)
+            #expect(result.value.contentLength == nil)
+            #expect(result.requestCompression?.bytesSent == Int64(result.value.wireBytes))
+            print(
+                "large transfer: \(Self.megabytes) MB uploaded gzip-compressed over asyncHTTPClient "
+                    + "(\(result.value.wireBytes) bytes on the wire), peak RSS growth \(growth >> 20) MiB")
+            ResidentMemory.expect(
+                growth: growth, below: Self.memoryBound, "peak RSS growth \(growth >> 20) MiB uploading compressed")
         }
     }
 
