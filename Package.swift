@@ -467,6 +467,7 @@ let package = Package(
                 // Checks the fault server's gzip bodies; inflates compressed uploads (CompressedUploadTests).
                 .product(name: "CompressNIO", package: "compress-nio"),
                 "StrataCompression",
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),  // the HTTP/2 server of HTTPVersionTests
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // The wss test's server.
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -66,6 +66,14 @@ extension URLSessionTransport {
         return urlRequest
     }
 
+    /// Sets `URLRequest.assumesHTTP3Capable` where Foundation has it (Apple platforms);
+    /// FoundationNetworking has no such switch, and libcurl there never speaks HTTP/3.
+    static func assumeHTTP3(_ assumes: Bool, for urlRequest: inout URLRequest) {
+        #if !canImport(FoundationNetworking)
+            urlRequest.assumesHTTP3Capable = assumes
+        #endif
+    }
+
     /// Whether a request without `Accept-Encoding` asks for `identity`: on Linux, where
     /// libcurl does not notice a compressed body cut short.
     static var asksForIdentityEncoding: Bool {

@@ -168,6 +168,12 @@ public struct URLSessionTransport: Transport {
     public let responseBufferLimit: Int
     /// The session and, when it is the transport's kind, its delegate.
     let owner: SessionOwner
+    /// Whether requests may try HTTP/3 at once (`URLRequest.assumesHTTP3Capable`, Apple
+    /// platforms), instead of waiting for the server's `Alt-Svc` to offer it; `false` by default.
+    /// Ignored on Linux, where `FoundationNetworking` has no such switch. Which version
+    /// answered is not reported by this transport: `FoundationNetworking` fills in no task
+    /// metrics, and Apple's arrive only after the call has ended.
+    public var assumesHTTP3Capable = false
 
     /// Creates a transport with its own session, made once from `configuration` and
     /// reused for every request. The session is invalidated, letting running tasks
@@ -312,6 +318,7 @@ public struct URLSessionTransport: Transport {
     ) async throws -> (HTTPResponse, MessageBody?) {
         try Task.checkCancellation()
         var urlRequest = try Self.makeURLRequest(request)
+        Self.assumeHTTP3(assumesHTTP3Capable, for: &urlRequest)
         let upload = try await Self.upload(body, method: request.method, limit: streamedBodyLimit)
         if let deadline {
             urlRequest.timeoutInterval = try Self.timeoutInterval(until: deadline)

@@ -7,13 +7,13 @@
 // `python3 scripts/doc-examples.py`; DocExamplesAreCurrentTests fails when this file is stale.
 //
 // Skipped by a `doc-examples: skip` marker:
-// - README.md#adding-strata (line 53): Package.swift lines: PackageDescription cannot be imported by a test
-// - README.md#adding-strata-2 (line 69): Package.swift lines: PackageDescription cannot be imported by a test
+// - README.md#adding-strata (line 54): Package.swift lines: PackageDescription cannot be imported by a test
+// - README.md#adding-strata-2 (line 70): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/Strata/Documentation.docc/GRPC.md#overview (line 66): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
 // - Sources/Strata/Documentation.docc/GRPC.md#overview-2 (line 105): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
 // - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package (line 15): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package-2 (line 33): Package.swift lines: PackageDescription cannot be imported by a test
-// - Sources/Strata/Documentation.docc/Migrating.md#from-alamofires-websocketrequest (line 177): Alamofire 5.10 code: Alamofire is not a dependency
+// - Sources/Strata/Documentation.docc/Migrating.md#from-alamofires-websocketrequest (line 186): Alamofire 5.10 code: Alamofire is not a dependency
 // - Sources/StrataCompression/Documentation.docc/StrataCompression.md#overview (line 19): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/StrataGRPC/Documentation.docc/StrataGRPC.md#overview (line 22): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/StrataObservability/Documentation.docc/StrataObservability.md#overview (line 20): Package.swift lines: PackageDescription cannot be imported by a test
@@ -1327,7 +1327,7 @@ func example_StrataTesting_MockWebSocketPeer_1() async throws {
 
 // MARK: - README.md
 
-/// `README.md`, example quick-start (line 111).
+/// `README.md`, example quick-start (line 114).
 func example_README_quick_start() async throws -> (url: String?, contentType: String?, body: Data?, userURL: String?) {
     // doc-example: README.md#quick-start
     // Raw layer: what the server sends. `typealias Raw = JSON` is all a Codable DTO needs.
@@ -1516,7 +1516,7 @@ func example_Strata_Documentation_docc_Migrating_overview_2() async throws -> (s
     return (try search.encoded().head.url?.absoluteString, try create.encoded().body?.bufferedData, try signup.encoded().body?.bufferedData)
 }
 
-/// `Sources/Strata/Documentation.docc/Migrating.md`, example from-alamofires-websocketrequest-2 (line 199).
+/// `Sources/Strata/Documentation.docc/Migrating.md`, example from-alamofires-websocketrequest-2 (line 208).
 func example_Strata_Documentation_docc_Migrating_from_alamofires_websocketrequest_2() async throws {
     let networker = Networker(transport: MockTransport())
     // doc-example: Sources/Strata/Documentation.docc/Migrating.md#from-alamofires-websocketrequest-2
@@ -1536,7 +1536,7 @@ func example_Strata_Documentation_docc_Migrating_from_alamofires_websocketreques
     _ = socket
 }
 
-/// `Sources/Strata/Documentation.docc/Migrating.md`, example dependency-injection-with-swinject (line 304).
+/// `Sources/Strata/Documentation.docc/Migrating.md`, example dependency-injection-with-swinject (line 313).
 func example_Strata_Documentation_docc_Migrating_dependency_injection_with_swinject() async throws {
     // doc-example: Sources/Strata/Documentation.docc/Migrating.md#dependency-injection-with-swinject
     let container = Container()
@@ -2043,6 +2043,17 @@ func example_Strata_Documentation_docc_Transports_proxies_2() async throws {
     let fromEnvironment = Networker(transport: try AsyncHTTPClientTransport(proxy: try .fromEnvironment()))
     // end doc-example
     _ = fromEnvironment
+}
+
+/// `Sources/Strata/Documentation.docc/Transports.md`, example which-http-version-answered (line 179).
+func example_Strata_Documentation_docc_Transports_which_http_version_answered() async throws {
+    // doc-example: Sources/Strata/Documentation.docc/Transports.md#which-http-version-answered
+    var configuration = HTTPClient.Configuration.strataDefault
+    configuration.httpVersion = .http1Only
+    let http1Only = AsyncHTTPClientTransport(configuration: configuration)
+    // end doc-example
+    _ = configuration
+    _ = http1Only
 }
 
 // MARK: - Sources/Strata/Documentation.docc/TrustAndTLS.md

@@ -29,3 +29,11 @@ extension URLSessionConfiguration {
         set { fatalError() }
     }
 }
+
+extension URLRequest {
+    /// Whether the request may try HTTP/3 (QUIC) at once, without an `Alt-Svc` first.
+    public var assumesHTTP3Capable: Bool {
+        get { fatalError() }
+        set { fatalError() }
+    }
+}
