@@ -534,6 +534,8 @@ let package = Package(
                 "StrataSQLiteCache",
                 "StrataSwinject",
                 "StrataAsyncHTTPClient",
+                // HTTPClient.Configuration in the examples.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 "StrataTesting",
                 "StrataTestServer",
                 "StrataFaultServer",

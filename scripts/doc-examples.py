@@ -54,6 +54,7 @@ def article_paths() -> list[Path]:
 
 # Modules an example may import (the StrataDocTests target depends on each of them).
 IMPORTS = [
+    "AsyncHTTPClient",
     "Foundation",
     "Logging",
     "Strata",

@@ -21,6 +21,7 @@
 // - Sources/StrataSQLiteCache/Documentation.docc/StrataSQLiteCache.md#overview (line 19): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/StrataSwinject/Documentation.docc/StrataSwinject.md#overview (line 17): Package.swift lines: PackageDescription cannot be imported by a test
 
+import AsyncHTTPClient
 import Foundation
 import class Hummingbird.Router
 import Logging
@@ -2045,7 +2046,7 @@ func example_Strata_Documentation_docc_Transports_proxies_2() async throws {
     _ = fromEnvironment
 }
 
-/// `Sources/Strata/Documentation.docc/Transports.md`, example which-http-version-answered (line 179).
+/// `Sources/Strata/Documentation.docc/Transports.md`, example which-http-version-answered (line 181).
 func example_Strata_Documentation_docc_Transports_which_http_version_answered() async throws {
     // doc-example: Sources/Strata/Documentation.docc/Transports.md#which-http-version-answered
     var configuration = HTTPClient.Configuration.strataDefault
