@@ -125,7 +125,7 @@ public struct AsyncHTTPClientTransport: Transport {
     /// refused tunnel or a failed SOCKS handshake.
     ///
     /// WebSockets do not go through a proxy yet: opening one to a host the settings send
-    /// through a proxy throws `ProxyConfigurationError` (``ProxyConfigurationError/Setting/webSocket``).
+    /// through a proxy throws `ProxyConfigurationError` (setting `webSocket`).
     /// - Parameters:
     ///   - configuration: the configuration of every client; it must not set a `proxy` of its own.
     ///   - trust: whom `https` requests trust, per host.
