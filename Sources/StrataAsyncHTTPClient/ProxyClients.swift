@@ -70,20 +70,17 @@ extension TransportError {
     /// the proxy (never a password) for the failures that are the proxy's — its answer to
     /// the credentials or the tunnel, and reaching it at all.
     func through(_ proxy: ProxySettings.Server, to origin: String) -> TransportError {
-        let name = "\(proxy.kind == .http ? "HTTP" : "SOCKS5") proxy \(proxy.endpoint)"
-        let detail: String
         switch (kind, underlying as? HTTPClientError) {
         case (.proxy, .proxyAuthenticationRequired?):
-            let refused = proxy.credentials.map { "it refused the credentials of user \($0.username)" }
-            detail = "\(name) answered 407 Proxy Authentication Required: \(refused ?? "it asks for credentials")"
+            return proxy.authenticationRequired(underlying: underlying)
         case (.proxy, .invalidProxyResponse?):
-            detail = "\(name) refused to open a tunnel to \(origin)"
+            return TransportError(
+                kind, underlying: underlying, detail: "\(proxy.label) refused to open a tunnel to \(origin)")
         default:
             guard [.proxy, .connectionRefused, .hostNotFound, .timedOut].contains(kind), underlying != nil else {
                 return self
             }
-            detail = "\(name): \(self)"
+            return TransportError(kind, underlying: underlying, detail: "\(proxy.label): \(self)")
         }
-        return TransportError(kind, underlying: underlying, detail: detail)
     }
 }

@@ -167,11 +167,7 @@
                 context.updateRecord(RequestCompressionReportKey.self) { $0?.resentUncompressed = true }
                 return try await next(request, body, context)
             }
-            var snippet: Data?
-            if let responseBody {
-                let limit = StrataError.defaultErrorBodyLimit + 1
-                snippet = try? await responseBody.read(until: context.deadline) { await $0.prefix(limit) }.result.get()
-            }
+            let snippet = await responseBody?.prefix(StrataError.defaultErrorBodyLimit + 1, until: context.deadline)
             throw StrataError(
                 .requestCompressionRefused, underlying: refusal, request: compressed, response: response,
                 body: snippet)

@@ -94,10 +94,6 @@ struct URLSessionProxies: Sendable {
     /// other response, or a request that did not go through a proxy.
     func failure(for response: HTTPResponse, to request: HTTPRequest) -> TransportError? {
         guard response.status.code == 407, let proxy = settings.server(for: request) else { return nil }
-        let refused = proxy.credentials.map { "it refused the credentials of user \($0.username)" }
-        return TransportError(
-            .proxy,
-            detail: "HTTP proxy \(proxy.endpoint) answered 407 Proxy Authentication Required: "
-                + (refused ?? "it asks for credentials"))
+        return proxy.authenticationRequired()
     }
 }

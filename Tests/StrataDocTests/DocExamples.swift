@@ -7,8 +7,8 @@
 // `python3 scripts/doc-examples.py`; DocExamplesAreCurrentTests fails when this file is stale.
 //
 // Skipped by a `doc-examples: skip` marker:
-// - README.md#adding-strata (line 54): Package.swift lines: PackageDescription cannot be imported by a test
-// - README.md#adding-strata-2 (line 70): Package.swift lines: PackageDescription cannot be imported by a test
+// - README.md#adding-strata (line 57): Package.swift lines: PackageDescription cannot be imported by a test
+// - README.md#adding-strata-2 (line 73): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/Strata/Documentation.docc/GRPC.md#overview (line 66): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
 // - Sources/Strata/Documentation.docc/GRPC.md#overview-2 (line 105): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
 // - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package (line 15): Package.swift lines: PackageDescription cannot be imported by a test
@@ -1328,7 +1328,7 @@ func example_StrataTesting_MockWebSocketPeer_1() async throws {
 
 // MARK: - README.md
 
-/// `README.md`, example quick-start (line 114).
+/// `README.md`, example quick-start (line 117).
 func example_README_quick_start() async throws -> (url: String?, contentType: String?, body: Data?, userURL: String?) {
     // doc-example: README.md#quick-start
     // Raw layer: what the server sends. `typealias Raw = JSON` is all a Codable DTO needs.

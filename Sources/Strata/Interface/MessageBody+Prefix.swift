@@ -38,6 +38,13 @@ extension MessageBody {
         _ = await read(until: deadline) { await $0.discard() }
     }
 
+    /// Up to `maxBytes` bytes from the start of the body, read within `deadline` (the
+    /// call's, ``MiddlewareContext/deadline``): what a step keeps of a body it fails on, for
+    /// its error's snippet. `nil` when the deadline passed before anything was read.
+    public func prefix(_ maxBytes: Int, until deadline: ContinuousClock.Instant?) async -> Data? {
+        try? await read(until: deadline) { await $0.prefix(maxBytes) }.result.get()
+    }
+
     /// Runs `read` on the body, given up at `deadline`: the one way a step reads a body
     /// under the call's deadline. A body in memory is read at once (it cannot wait); a
     /// streamed one under a timer released when the read ends, which cancels the read when

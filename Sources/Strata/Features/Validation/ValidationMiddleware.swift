@@ -32,11 +32,7 @@ public struct ValidationMiddleware: Middleware {
         guard let failure = validation.failure(of: response, bodyIsEmpty: bodyIsEmpty, for: request) else {
             return (response, responseBody)
         }
-        var body: Data?
-        if let responseBody {
-            let limit = errorBodyLimit + 1
-            body = try? await responseBody.read(until: context.deadline) { await $0.prefix(limit) }.result.get()
-        }
+        let body = await responseBody?.prefix(errorBodyLimit + 1, until: context.deadline)
         throw StrataError(failure, request: request, response: response, body: body, bodyLimit: errorBodyLimit)
     }
 }

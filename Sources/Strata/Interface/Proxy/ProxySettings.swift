@@ -202,6 +202,17 @@ extension ProxySettings {
         /// `host:port` as a request names it (IPv6 in brackets), for messages.
         public var endpoint: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
 
+        /// The proxy as errors name it: `HTTP proxy host:port`, `SOCKS5 proxy host:port`.
+        package var label: String { "\(kind == .http ? "HTTP" : "SOCKS5") proxy \(endpoint)" }
+
+        /// What a transport throws when the proxy answers `407 Proxy Authentication Required`.
+        package func authenticationRequired(underlying: (any Error)? = nil) -> TransportError {
+            let refused = credentials.map { "it refused the credentials of user \($0.username)" }
+            return TransportError(
+                .proxy, underlying: underlying,
+                detail: "\(label) answered 407 Proxy Authentication Required: \(refused ?? "it asks for credentials")")
+        }
+
         private static func hostAndPort(_ text: ArraySlice<Unicode.Scalar>) throws(ProxyConfigurationError)
             -> (String, Int)
         {
