@@ -37,6 +37,11 @@ public struct MiddlewareContext: Sendable {
         get { options }
         set { options = newValue }
     }
+    /// Whether the caller reads the response body as it arrives (``Networker/stream(_:)``,
+    /// a raw ``Networker/send(_:body:options:attributes:logMetadata:idleTimeout:through:)``, downloads, event streams) rather than
+    /// whole: a step that would hold the whole body before passing it on (requests that
+    /// share one response) leaves such a call alone. `false` for a context made in a test.
+    public internal(set) var streamsResponseBody = false
     /// Changes made to the request just before it reaches the transport, after every step
     /// (see ``adjustBeforeTransport(_:)``).
     private var transportAdjustments: [@Sendable (inout HTTPRequest) -> Void] = []

@@ -63,14 +63,7 @@ public struct ConcurrencyLimitMiddleware: Middleware {
         next: MiddlewareNext
     ) async throws -> (HTTPResponse, MessageBody?) {
         let host = request.authority ?? ""
-        if !limiter.tryAcquire(host: host) {
-            let waited = await Deadline.run(until: context.deadline) { [limiter, priority = context.queuePriority] in
-                try await limiter.acquire(host: host, priority: priority)
-            }
-            if waited.timedOut, case .success = waited.result { limiter.release(host: host) }
-            guard !waited.timedOut else { throw CancellationError() }
-            try waited.result.get()
-        }
+        try await limiter.acquire(host: host, priority: context.queuePriority, until: context.deadline)
         let slot = Slot(limiter: limiter, host: host)
         do {
             let (head, responseBody) = try await next(request, body, context)
