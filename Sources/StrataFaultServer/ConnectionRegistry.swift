@@ -19,6 +19,9 @@ final class ConnectionRegistry: Sendable {
     /// How many connections were accepted.
     var connectionCount: Int { state.withLockedValue { $0.connectionCount } }
 
+    /// How many connections are open now.
+    var openCount: Int { state.withLockedValue { $0.open.count } }
+
     /// Registers a new connection and returns its number (1 for the first), or `nil`
     /// once the server has shut down: the connection is to be closed unserved.
     func opened(_ channel: any Channel) -> Int? {

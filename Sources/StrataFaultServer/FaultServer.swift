@@ -87,6 +87,9 @@ public final class FaultServer: Sendable {
     /// How many connections the server has accepted.
     public var connectionCount: Int { registry.connectionCount }
 
+    /// How many connections are open now: accepted and not yet closed by either side.
+    public var openConnectionCount: Int { registry.openCount }
+
     /// Stops listening, closes every connection (ending any behaviour still running) and
     /// waits until all of them have finished. Calling it again does nothing more.
     ///

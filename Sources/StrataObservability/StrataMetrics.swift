@@ -19,6 +19,9 @@
     /// - `strata.cache.lookups` (counter, with `strata.cache.source` — `cache` for a hit,
     ///   `revalidated`, `network` for a miss — and `strata.cache.stale`) for each call a
     ///   `CacheMiddleware` answered.
+    /// - `strata.coalescing.calls` (counter, with `strata.coalescing` `sent` or `joined`)
+    ///   for each call a `CoalescingMiddleware` could coalesce: `joined` counts the
+    ///   requests that never reached the server.
     /// - `strata.circuit.transitions` (counter, with `server.address` and
     ///   `strata.circuit.state`) for each breaker change.
     /// - `strata.auth.refreshes` (counter): the credential refreshes calls started (calls that
@@ -52,6 +55,12 @@
                     dimensions: [
                         ("strata.cache.source", "\(cache.source)"), ("strata.cache.stale", "\(cache.isStale)"),
                     ],
+                    factory: factory
+                ).increment()
+            }
+            if let coalescing = call.coalescing {
+                Counter(
+                    label: "strata.coalescing.calls", dimensions: [("strata.coalescing", "\(coalescing)")],
                     factory: factory
                 ).increment()
             }

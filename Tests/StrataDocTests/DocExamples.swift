@@ -307,6 +307,23 @@ func example_Strata_Features_Caching_Networker_CacheThenRemote_1() async throws 
     // end doc-example
 }
 
+// MARK: - Sources/Strata/Features/Coalescing/CoalescingMiddleware.swift
+
+/// `Sources/Strata/Features/Coalescing/CoalescingMiddleware.swift`, example 1 (line 8).
+func example_Strata_Features_Coalescing_CoalescingMiddleware_1() async throws {
+    // doc-example: Sources/Strata/Features/Coalescing/CoalescingMiddleware.swift#1
+    let networker = Networker(
+        transport: transport,
+        middleware: [CoalescingMiddleware(), RetryMiddleware(), AuthenticationMiddleware(provider: tokens)])
+    async let profile = networker.send(API.me)
+    async let badge = networker.send(API.me.map(\.unreadCount))
+    let (me, unread) = try await (profile, badge)  // one request reached the server
+    // end doc-example
+    _ = networker
+    _ = me
+    _ = unread
+}
+
 // MARK: - Sources/Strata/Features/ConcurrencyLimits/ConcurrencyLimitMiddleware.swift
 
 /// `Sources/Strata/Features/ConcurrencyLimits/ConcurrencyLimitMiddleware.swift`, example 1 (line 8).

@@ -269,6 +269,35 @@ struct TelemetryTests {
             ).values == [1])
     }
 
+    /// Coalesced calls are counted: one sent, the others joined it.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    @Test func strataMetricsCountCoalescedCalls() async throws {
+        let metrics = TestMetrics()
+        try await TestServer.with(configure: { router in
+            router.get("slow") { _, _ in
+                try await Task.sleep(for: .milliseconds(300))
+                return "slow"
+            }
+        }) { server in
+            try await TransportKind.asyncHTTPClient.with { transport in
+                var configuration = Networker.Configuration()
+                configuration.callObservers = [StrataMetrics(metrics: metrics)]
+                let networker = Networker(
+                    transport: transport, middleware: [CoalescingMiddleware()], configuration: configuration)
+                let endpoint = Endpoint<String>(RequestDescription(route: server.baseURL.absoluteString + "/slow"))
+                let replies = try await withThrowingTaskGroup(of: String.self) { group in
+                    for _ in 0..<5 { group.addTask { try await networker.send(endpoint) } }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(replies == Array(repeating: "slow", count: 5))
+            }
+        }
+        #expect(try metrics.expectCounter("strata.coalescing.calls", [("strata.coalescing", "sent")]).values == [1])
+        #expect(
+            try metrics.expectCounter("strata.coalescing.calls", [("strata.coalescing", "joined")]).values
+                == [1, 1, 1, 1])
+    }
+
     /// Logging, spans and metrics read the same attempt events: a call retried twice logs
     /// three attempts with the very waits its spans carry, the HTTP version the spans and
     /// the metrics have, and each body's end with the bytes the metrics count.

@@ -15,14 +15,30 @@ enum Pipeline {
         }
         return middleware.reversed().reduce(send) { next, step in
             let name = String(describing: type(of: step))
+            if let step = step as? any EscapingMiddleware {
+                return { request, body, context in
+                    do {
+                        return try await step.intercept(request, body: body, context: context, escapingNext: next)
+                    } catch {
+                        throw failure(error, request: request, middleware: name)
+                    }
+                }
+            }
             return { request, body, context in
                 do {
                     return try await step.intercept(request, body: body, context: context, next: next)
-                } catch  where !StrataError.passesThroughSteps(error) {
-                    throw StrataError(.middleware, underlying: error, request: request, middleware: name)
+                } catch {
+                    throw failure(error, request: request, middleware: name)
                 }
             }
         }
+    }
+
+    /// What a step's error becomes: itself when it passes through steps, else
+    /// ``StrataError/Kind/middleware`` naming the step.
+    private static func failure(_ error: any Error, request: HTTPRequest, middleware name: String) -> any Error {
+        StrataError.passesThroughSteps(error)
+            ? error : StrataError(.middleware, underlying: error, request: request, middleware: name)
     }
 
     /// One pass through the transport, within the context's attempt timeout when it has

@@ -74,3 +74,22 @@ extension Middleware {
     /// `false`: the ``Networker`` keeps its own task around the call.
     public var boundsItsWaits: Bool { false }
 }
+
+/// A ``Middleware`` that may hand the rest of the chain to work outliving its own call:
+/// one request run in a task of its own and shared by several callers, which goes on when
+/// the caller that started it gives up.
+///
+/// A client's chain calls ``intercept(_:body:context:escapingNext:)``, whose `next` may
+/// be kept and called after the step returns (within the client's life). Called as a
+/// plain ``Middleware`` — directly, in a test, or by a layer that runs Strata steps around
+/// a transport of its own — the step gets a `next` it must not keep, and should pass the
+/// request on as it is.
+public protocol EscapingMiddleware: Middleware {
+    /// Handles one request, calling `next` zero or more times, possibly after returning.
+    func intercept(
+        _ request: HTTPRequest,
+        body: MessageBody?,
+        context: MiddlewareContext,
+        escapingNext next: @escaping MiddlewareNext
+    ) async throws -> (HTTPResponse, MessageBody?)
+}
