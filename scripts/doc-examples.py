@@ -246,6 +246,13 @@ CONTEXT: dict[str, Context] = {
         let avatarEndpoint = Endpoint<Data>(RequestDescription(route: "https://images.example.com/ada.png"))
         """
     ),
+    "Sources/Strata/Features/Coalescing/CoalescingMiddleware.swift#1": Context(
+        declarations="""
+        let transport = MockTransport()
+        struct Profile: Decodable { let name: String }
+        struct Badge: Decodable { let unread: Int }
+        """
+    ),
     "Sources/Strata/Features/Logging/HTTPRequest+Curl.swift#1": Context(
         declarations="""
         let request = HTTPRequest(method: .post, scheme: "https", authority: "api.example.com", path: "/users?notify=1")

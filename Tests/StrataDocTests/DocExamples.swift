@@ -311,16 +311,19 @@ func example_Strata_Features_Caching_Networker_CacheThenRemote_1() async throws 
 
 /// `Sources/Strata/Features/Coalescing/CoalescingMiddleware.swift`, example 1 (line 8).
 func example_Strata_Features_Coalescing_CoalescingMiddleware_1() async throws {
+    let transport = MockTransport()
+    struct Profile: Decodable { let name: String }
+    struct Badge: Decodable { let unread: Int }
     // doc-example: Sources/Strata/Features/Coalescing/CoalescingMiddleware.swift#1
-    let networker = Networker(
-        transport: transport,
-        middleware: [CoalescingMiddleware(), RetryMiddleware(), AuthenticationMiddleware(provider: tokens)])
-    async let profile = networker.send(API.me)
-    async let badge = networker.send(API.me.map(\.unreadCount))
-    let (me, unread) = try await (profile, badge)  // one request reached the server
+    let networker = Networker(transport: transport, middleware: [CoalescingMiddleware(), RetryMiddleware()])
+    let me = RequestDescription(route: "https://api.example.com/me")
+    async let profile = networker.send(me, decoding: Profile.self)
+    async let badge = networker.send(me, decoding: Badge.self)
+    let (user, unread) = try await (profile, badge)  // one request reached the server
     // end doc-example
     _ = networker
     _ = me
+    _ = user
     _ = unread
 }
 

@@ -5,12 +5,11 @@ import HTTPTypes
 /// the response, parsed by its own endpoint into its own model.
 ///
 /// ```swift
-/// let networker = Networker(
-///     transport: transport,
-///     middleware: [CoalescingMiddleware(), RetryMiddleware(), AuthenticationMiddleware(provider: tokens)])
-/// async let profile = networker.send(API.me)
-/// async let badge = networker.send(API.me.map(\.unreadCount))
-/// let (me, unread) = try await (profile, badge)  // one request reached the server
+/// let networker = Networker(transport: transport, middleware: [CoalescingMiddleware(), RetryMiddleware()])
+/// let me = RequestDescription(route: "https://api.example.com/me")
+/// async let profile = networker.send(me, decoding: Profile.self)
+/// async let badge = networker.send(me, decoding: Badge.self)
+/// let (user, unread) = try await (profile, badge)  // one request reached the server
 /// ```
 ///
 /// - **What is identical**: the method (`GET` or `HEAD`, without a body), the target URI as
