@@ -20,6 +20,9 @@ struct Options: Sendable {
         /// `--gzip-upload`: compressed uploads, bytes on the wire and CPU per MB
         /// (GzipUploadBench.swift).
         case gzipUpload(GzipUploadOptions)
+        /// `--coalescing`: identical concurrent calls with and without coalescing
+        /// (CoalescingBench.swift).
+        case coalescing(CoalescingOptions)
         /// `--serve` (hidden): the bench server, for the pairs harness's separate process.
         case serve
         /// `--callgrind-case NAME --iterations N` (hidden): one case, `N` times, for
@@ -53,6 +56,8 @@ struct Options: Sendable {
         var downloadOnly: [String] = []
         var isWebSocket = false
         var isGzipUpload = false
+        var isCoalescing = false
+        var coalescing = CoalescingOptions()
         var gzipUpload = GzipUploadOptions()
         var webSocket = WebSocketOptions()
         var webSocketOnly: [String] = []
@@ -80,6 +85,11 @@ struct Options: Sendable {
                 isWebSocket = true
             case "--gzip-upload":
                 isGzipUpload = true
+            case "--coalescing":
+                isCoalescing = true
+            case "--callers":
+                guard let count = positiveInteger(after: argument, in: &rest) else { return nil }
+                coalescing.callers = count
             case "--upload-mb":
                 guard let count = positiveInteger(after: argument, in: &rest) else { return nil }
                 gzipUpload.megabytes = count
@@ -175,6 +185,12 @@ struct Options: Sendable {
             return options
         }
         if case .serve = options.mode { return options }
+        if isCoalescing {
+            // --coalescing takes --callers and --rounds only.
+            if let rounds { coalescing.rounds = rounds }
+            options.mode = .coalescing(coalescing)
+            return options
+        }
         if isGzipUpload {
             // --gzip-upload takes --upload-mb and --rounds only.
             if let rounds { gzipUpload.rounds = rounds }
@@ -331,6 +347,10 @@ struct Options: Sendable {
                  Every file's size is checked (exit 1 if wrong) and the file deleted.
                  VARIANTS: comma-separated of raw, strata, urlsession (default all);
                  a failure of urlsession (no back-pressure on Linux) is reported, not fatal
+               swift run -c release --enable-all-traits strata-bench --coalescing [--callers N] [--rounds R]
+                 CoalescingMiddleware: N (default 1000) concurrent identical GETs to an in-process
+                 server that holds each 50 ms, without and with the step, over each transport:
+                 the requests the server saw, wall time and process CPU; R rounds (default 3), medians
                swift run -c release --enable-all-traits strata-bench --gzip-upload [--upload-mb N] [--rounds R]
                  RequestCompressionMiddleware: CPU per MB of gzip alone at levels 1, 6 and 9 on
                  N MiB (default 64) of log-like text and of random bytes, then N MiB uploaded

@@ -32,6 +32,11 @@
 //
 //     strata-bench --gzip-upload [--upload-mb 64] [--rounds 3]
 //
+// Coalescing (CoalescingBench.swift): N concurrent identical GETs without and with
+// CoalescingMiddleware over each transport: server requests, wall time, CPU:
+//
+//     strata-bench --coalescing [--callers 1000] [--rounds 3]
+//
 // WebSockets (WebSocketBench.swift, the WebSocket trait): messages/s and round-trip latency of
 // raw WSClient against Strata's Networker.webSocket over AsyncHTTPClientTransport, one
 // connection each to the same in-process echo server, in alternating rounds:
@@ -77,6 +82,7 @@ enum StrataBench {
             case .sse(let sse): exit(await StreamBench.run(sse))
             case .download(let download): exit(await DownloadBench.run(download))
             case .gzipUpload(let gzipUpload): exit(await GzipUploadBench.run(gzipUpload))
+            case .coalescing(let coalescing): exit(await CoalescingBench.run(coalescing))
             case .webSocket(let webSocket):
                 #if WebSocket && canImport(HummingbirdWebSocket)
                     exit(await WebSocketBench.run(webSocket))
