@@ -130,7 +130,7 @@ public struct CoalescingMiddleware: EscapingMiddleware {
 
     /// Whether the shared response's `Vary` names a field in which `request` differs from
     /// the request that was sent (or is `*`).
-    private static func varies(_ shared: Flights.Shared, from request: HTTPRequest) -> Bool {
+    static func varies(_ shared: Flights.Shared, from request: HTTPRequest) -> Bool {
         let varied = shared.head.headerFields[values: .vary].flatMap { $0.split(separator: ",") }
         return varied.contains { field in
             let name = field.trimmingCharacters(in: .whitespaces)
