@@ -39,6 +39,10 @@ enum CallgrindCase: String, CaseIterable {
     /// ``pipelineForm``'s five fields as a JSON body (`.json`) instead: what a form POST
     /// should not cost more than.
     case pipelineJSONPost = "pipeline-json-post"
+    /// ``pipeline0`` through a `CoalescingMiddleware` with no identical call in flight:
+    /// what the step costs a call it has nothing to share with (its request in a task of
+    /// its own, its body read whole, one wait).
+    case pipelineCoalescing = "pipeline-coalescing"
     /// `JSONDecoder.decode` of the same 193 bytes into the DTO, with one decoder for every
     /// call (as the `decode` pair's baseline).
     case decodeUser = "decode-user-plain"
@@ -129,9 +133,13 @@ enum CallgrindCase: String, CaseIterable {
     private func run(iterations: Int) async throws {
         let configuration = StrataBench.networkerConfiguration
         switch self {
-        case .pipeline5, .pipeline0:
+        case .pipeline5, .pipeline0, .pipelineCoalescing:
             let middleware: [any Middleware] =
-                self == .pipeline5 ? Array(repeating: PassThroughMiddleware(), count: 5) : []
+                switch self {
+                case .pipeline5: Array(repeating: PassThroughMiddleware(), count: 5)
+                case .pipelineCoalescing: [CoalescingMiddleware()]
+                default: []
+                }
             let networker = Networker(
                 transport: InstantTransport(), middleware: middleware, configuration: configuration)
             let request = strataRequests(networker, routes: .instant).user

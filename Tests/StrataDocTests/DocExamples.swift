@@ -436,6 +436,18 @@ func example_Strata_Features_Pagination_WebLink_1() async throws {
     _ = last
 }
 
+// MARK: - Sources/Strata/Features/RateLimits/RateLimitMiddleware.swift
+
+/// `Sources/Strata/Features/RateLimits/RateLimitMiddleware.swift`, example 1 (line 9).
+func example_Strata_Features_RateLimits_RateLimitMiddleware_1() async throws {
+    // doc-example: Sources/Strata/Features/RateLimits/RateLimitMiddleware.swift#1
+    let networker = Networker(
+        transport: transport,
+        middleware: [RetryMiddleware(), RateLimitMiddleware(requestsPerSecond: 10, burst: 5)])
+    // end doc-example
+    _ = networker
+}
+
 // MARK: - Sources/Strata/Features/Resilience/Array+Resilient.swift
 
 /// `Sources/Strata/Features/Resilience/Array+Resilient.swift`, example 1 (line 5).
