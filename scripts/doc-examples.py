@@ -253,6 +253,11 @@ CONTEXT: dict[str, Context] = {
         struct Badge: Decodable { let unread: Int }
         """
     ),
+    "Sources/Strata/Features/RateLimits/RateLimitMiddleware.swift#1": Context(
+        declarations="""
+        let transport = MockTransport()
+        """
+    ),
     "Sources/Strata/Features/Logging/HTTPRequest+Curl.swift#1": Context(
         declarations="""
         let request = HTTPRequest(method: .post, scheme: "https", authority: "api.example.com", path: "/users?notify=1")

@@ -440,6 +440,7 @@ func example_Strata_Features_Pagination_WebLink_1() async throws {
 
 /// `Sources/Strata/Features/RateLimits/RateLimitMiddleware.swift`, example 1 (line 9).
 func example_Strata_Features_RateLimits_RateLimitMiddleware_1() async throws {
+    let transport = MockTransport()
     // doc-example: Sources/Strata/Features/RateLimits/RateLimitMiddleware.swift#1
     let networker = Networker(
         transport: transport,
