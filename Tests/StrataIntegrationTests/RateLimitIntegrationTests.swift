@@ -1,0 +1,162 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Strata
+import StrataTestServer
+import Testing
+
+/// ``RateLimitMiddleware`` against servers on 127.0.0.1 on both transports: the servers
+/// note when each request arrives, and the timings are read there.
+@Suite("Rate limits against a real server")
+struct RateLimitIntegrationTests {
+    /// When each request arrived, by path.
+    final class Arrivals: Sendable {
+        private let log = Locked<[(path: String, at: ContinuousClock.Instant)]>([])
+        func note(_ path: String) { log.withLock { $0.append((path, .now)) } }
+        func times(_ path: String? = nil) -> [ContinuousClock.Instant] {
+            log.withLock { $0.filter { path == nil || $0.path == path }.map(\.at) }
+        }
+    }
+
+    /// A server whose `/ok` answers `200`, `/busy` a `429` with `Retry-After: 2` the first
+    /// time and `200` after, and `/quota` a `200` with `RateLimit: limit=5, remaining=0, reset=3`.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    static func withServer(_ body: (_ base: String, _ arrivals: Arrivals) async throws -> Void) async throws {
+        let arrivals = Arrivals()
+        try await TestServer.with(configure: { router in
+            router.get("ok") { _, _ in
+                arrivals.note("/ok")
+                return "ok"
+            }
+            router.get("busy") { _, _ in
+                arrivals.note("/busy")
+                guard arrivals.times("/busy").count == 1 else { return Response(status: .ok) }
+                return Response(status: .tooManyRequests, headers: [.retryAfter: "2"])
+            }
+            router.get("quota") { _, _ in
+                arrivals.note("/quota")
+                return Response(status: .ok, headers: [HTTPField.Name("RateLimit")!: "limit=5, remaining=0, reset=3"])
+            }
+        }) { server in
+            try await body(server.baseURL.absoluteString, arrivals)
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration / .milliseconds(1)) / 1000
+    }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    @Test(arguments: TransportKind.allCases)
+    func sixtyCallsAtTenASecondWithABurstOfFive(_ kind: TransportKind) async throws {
+        try await Self.withServer { base, arrivals in
+            try await kind.with { transport in
+                let networker = Networker(
+                    transport: transport, middleware: [RateLimitMiddleware(requestsPerSecond: 10, burst: 5)])
+                let endpoint = Endpoint<String>(RequestDescription(route: base + "/ok"))
+                let start = ContinuousClock.now
+                let replies = try await withThrowingTaskGroup(of: String.self) { group in
+                    for _ in 0..<60 { group.addTask { try await networker.send(endpoint) } }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                let took = Self.seconds(start.duration(to: .now))
+                #expect(replies == Array(repeating: "ok", count: 60))
+                // 5 at once, then 55 at 10 a second.
+                #expect(took >= 5.45 && took <= 6.5, "\(took) s")
+                let times = arrivals.times().sorted()
+                #expect(times.count == 60)
+                // After the burst, no second holds more than the rate (one more at its edges).
+                let busiest = times.indices.dropFirst(5).map { index in
+                    times[index...].prefix { times[index].duration(to: $0) < .seconds(1) }.count
+                }.max()
+                #expect(busiest.map { $0 <= 11 } == true, "\(String(describing: busiest)) in one second")
+            }
+        }
+    }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    @Test(arguments: TransportKind.allCases)
+    func a429WithRetryAfterPausesThatHostWhileAnotherGoesOn(_ kind: TransportKind) async throws {
+        try await Self.withServer { base, arrivals in
+            try await Self.withServer { otherBase, otherArrivals in
+                try await kind.with { transport in
+                    let networker = Networker(
+                        transport: transport, middleware: [RateLimitMiddleware(requestsPerSecond: 100, burst: 10)])
+                    let busy = Endpoint<String>(RequestDescription(route: base + "/busy"))
+                    let refused = await #expect(throws: StrataError.self) { try await networker.send(busy) }
+                    #expect(refused?.status == 429)
+                    let paused = Task {
+                        try await networker.send(Endpoint<String>(RequestDescription(route: base + "/ok")))
+                    }
+                    #expect(
+                        try await networker.send(Endpoint<String>(RequestDescription(route: otherBase + "/ok"))) == "ok"
+                    )
+                    #expect(try await paused.value == "ok")
+                    let sent429 = try #require(arrivals.times("/busy").first)
+                    let resumed = try #require(arrivals.times("/ok").first)
+                    let other = try #require(otherArrivals.times("/ok").first)
+                    let pause = Self.seconds(sent429.duration(to: resumed))
+                    #expect(pause >= 1.95 && pause <= 2.5, "\(pause) s")
+                    #expect(Self.seconds(sent429.duration(to: other)) < 1, "the other host waited")
+                }
+            }
+        }
+    }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    @Test(arguments: TransportKind.allCases)
+    func noQuotaLeftPausesUntilTheReset(_ kind: TransportKind) async throws {
+        try await Self.withServer { base, arrivals in
+            try await kind.with { transport in
+                let networker = Networker(
+                    transport: transport, middleware: [RateLimitMiddleware(requestsPerSecond: 100, burst: 10)])
+                let quota = Endpoint<String>(RequestDescription(route: base + "/quota"))
+                _ = try await networker.send(quota)
+                _ = try await networker.send(quota)
+                let times = arrivals.times("/quota")
+                #expect(times.count == 2)
+                let pause = Self.seconds(times[0].duration(to: times[1]))
+                #expect(pause >= 2.95 && pause <= 3.5, "\(pause) s")
+            }
+        }
+    }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    @Test(arguments: TransportKind.allCases)
+    func aRetryAfterA429WaitsOnceNotTwice(_ kind: TransportKind) async throws {
+        try await Self.withServer { base, arrivals in
+            try await kind.with { transport in
+                let networker = Networker(
+                    transport: transport,
+                    middleware: [RetryMiddleware(), RateLimitMiddleware(requestsPerSecond: 100, burst: 10)])
+                let start = ContinuousClock.now
+                let response = try await networker.response(
+                    for: Endpoint<String>(RequestDescription(route: base + "/busy")))
+                let took = Self.seconds(start.duration(to: .now))
+                #expect(response.retry?.attempts == 2)
+                #expect(arrivals.times("/busy").count == 2)
+                // The retry's wait and the host's pause end together: about 2 s, not 4.
+                #expect(took >= 1.95 && took <= 3, "\(took) s")
+            }
+        }
+    }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    @Test(arguments: TransportKind.allCases)
+    func aQueuedCallPastItsDeadlineNeverReachesTheServer(_ kind: TransportKind) async throws {
+        try await Self.withServer { base, arrivals in
+            try await kind.with { transport in
+                let networker = Networker(
+                    transport: transport, middleware: [RateLimitMiddleware(requestsPerSecond: 0.1, burst: 1)])
+                let endpoint = Endpoint<String>(RequestDescription(route: base + "/ok"))
+                let first = try await networker.send(endpoint)
+                #expect(first == "ok")
+                let error = await #expect(throws: StrataError.self) {
+                    try await networker.send(endpoint.timeout(.milliseconds(200)))
+                }
+                #expect(error?.isTimeout == true)
+                #expect(arrivals.times().count == 1)
+            }
+        }
+    }
+}
