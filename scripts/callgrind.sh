@@ -20,7 +20,8 @@
 # StrataMetrics observer and no tracing or metrics backend bootstrapped),
 # pipeline-form (the POST form workload: five fields .formURL-encoded, the echo decoded),
 # pipeline-json-post (the same five fields as a JSON body), pipeline-coalescing (pipeline-0mw
-# through a CoalescingMiddleware with nothing to share), decode-user-plain
+# through a CoalescingMiddleware with nothing to share), pipeline-ratelimit (pipeline-0mw
+# through a RateLimitMiddleware whose tokens are always free), decode-user-plain
 # (JSONDecoder().decode of the same bytes), decode-user-plain-mapped (that and the app's
 # mapping into the model), decode-user-strata (Strata's parse, bytes -> DTO -> model), decode-map-1mb (Strata's
 # parse of the 1 MB photo list: bytes -> DTO -> model), decode-plain-1mb (plain

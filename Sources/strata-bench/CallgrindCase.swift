@@ -43,6 +43,9 @@ enum CallgrindCase: String, CaseIterable {
     /// what the step costs a call it has nothing to share with (its request in a task of
     /// its own, its body read whole, one wait).
     case pipelineCoalescing = "pipeline-coalescing"
+    /// ``pipeline0`` through a `RateLimitMiddleware` whose tokens are always free: what
+    /// the limiter costs a call that does not wait (a lock, the bucket's refill).
+    case pipelineRateLimit = "pipeline-ratelimit"
     /// `JSONDecoder.decode` of the same 193 bytes into the DTO, with one decoder for every
     /// call (as the `decode` pair's baseline).
     case decodeUser = "decode-user-plain"
@@ -133,11 +136,12 @@ enum CallgrindCase: String, CaseIterable {
     private func run(iterations: Int) async throws {
         let configuration = StrataBench.networkerConfiguration
         switch self {
-        case .pipeline5, .pipeline0, .pipelineCoalescing:
+        case .pipeline5, .pipeline0, .pipelineCoalescing, .pipelineRateLimit:
             let middleware: [any Middleware] =
                 switch self {
                 case .pipeline5: Array(repeating: PassThroughMiddleware(), count: 5)
                 case .pipelineCoalescing: [CoalescingMiddleware()]
+                case .pipelineRateLimit: [RateLimitMiddleware(requestsPerSecond: 1e9, burst: 1_000_000)]
                 default: []
                 }
             let networker = Networker(

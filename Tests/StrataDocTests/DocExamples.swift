@@ -13,7 +13,7 @@
 // - Sources/Strata/Documentation.docc/GRPC.md#overview-2 (line 105): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
 // - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package (line 15): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package-2 (line 33): Package.swift lines: PackageDescription cannot be imported by a test
-// - Sources/Strata/Documentation.docc/Migrating.md#from-alamofires-websocketrequest (line 186): Alamofire 5.10 code: Alamofire is not a dependency
+// - Sources/Strata/Documentation.docc/Migrating.md#from-alamofires-websocketrequest (line 198): Alamofire 5.10 code: Alamofire is not a dependency
 // - Sources/StrataCompression/Documentation.docc/StrataCompression.md#overview (line 19): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/StrataGRPC/Documentation.docc/StrataGRPC.md#overview (line 22): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/StrataObservability/Documentation.docc/StrataObservability.md#overview (line 20): Package.swift lines: PackageDescription cannot be imported by a test
@@ -1550,7 +1550,7 @@ func example_Strata_Documentation_docc_Migrating_overview_2() async throws -> (s
     return (try search.encoded().head.url?.absoluteString, try create.encoded().body?.bufferedData, try signup.encoded().body?.bufferedData)
 }
 
-/// `Sources/Strata/Documentation.docc/Migrating.md`, example from-alamofires-websocketrequest-2 (line 208).
+/// `Sources/Strata/Documentation.docc/Migrating.md`, example from-alamofires-websocketrequest-2 (line 220).
 func example_Strata_Documentation_docc_Migrating_from_alamofires_websocketrequest_2() async throws {
     let networker = Networker(transport: MockTransport())
     // doc-example: Sources/Strata/Documentation.docc/Migrating.md#from-alamofires-websocketrequest-2
@@ -1570,7 +1570,7 @@ func example_Strata_Documentation_docc_Migrating_from_alamofires_websocketreques
     _ = socket
 }
 
-/// `Sources/Strata/Documentation.docc/Migrating.md`, example dependency-injection-with-swinject (line 313).
+/// `Sources/Strata/Documentation.docc/Migrating.md`, example dependency-injection-with-swinject (line 325).
 func example_Strata_Documentation_docc_Migrating_dependency_injection_with_swinject() async throws {
     // doc-example: Sources/Strata/Documentation.docc/Migrating.md#dependency-injection-with-swinject
     let container = Container()
@@ -1812,7 +1812,7 @@ func example_Strata_Documentation_docc_RequestsRoutesAndEncodings_endpoints_and_
 
 // MARK: - Sources/Strata/Documentation.docc/Resilience.md
 
-/// `Sources/Strata/Documentation.docc/Resilience.md`, example overview (line 11).
+/// `Sources/Strata/Documentation.docc/Resilience.md`, example overview (line 12).
 func example_Strata_Documentation_docc_Resilience_overview() async throws -> Networker {
     let transport = MockTransport()
     let savedToken = "saved"

@@ -150,6 +150,17 @@ import Testing
         #expect(proxied.proxies?.settings.server(forScheme: "https", host: "api.example.com")?.endpoint == "proxy:3128")
         #expect(proxied.proxies?.settings.server(forScheme: "http", host: "localhost") == nil)
         try await proxied.shutdown()
+        // 17. identical requests in flight (CoalescingIntegrationTests sends 100 at once)
+        let coalescing = Networker(transport: transport, middleware: [CoalescingMiddleware()])
+        let shared = try await coalescing.response(for: Endpoint(request, decoding: User.self))
+        #expect(shared.value.id == 42)
+        #expect(shared.coalescing == .sent)
+        // 18. client-side rate limit (RateLimitIntegrationTests times it against a server)
+        let polite = Networker(
+            transport: transport,
+            middleware: [RetryMiddleware(), RateLimitMiddleware(requestsPerSecond: 10, burst: 5)])
+        let paced = try await polite.send(request, decoding: User.self)
+        #expect(paced.id == 42)
     }
 
     /// Row 7 as written in the article. (The same `catch where` with a `#expect` or

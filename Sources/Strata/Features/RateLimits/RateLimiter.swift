@@ -23,10 +23,16 @@ final class RateLimiter: Sendable {
         let rate: Double
         let burst: Double
 
-        /// Takes a token of `key` if one is free now.
+        /// Takes a token of `key` if one is free now (one dictionary access: the common case).
         mutating func take(_ key: String, now: ContinuousClock.Instant) -> Void? {
-            var bucket = refilled(key, now: now)
-            defer { byKey[key] = bucket }
+            Self.take(
+                from: &byKey[key, default: Bucket(tokens: burst, refilledAt: now)], now: now, rate: rate, burst: burst)
+        }
+
+        private static func take(
+            from bucket: inout Bucket, now: ContinuousClock.Instant, rate: Double, burst: Double
+        ) -> Void? {
+            refill(&bucket, now: now, rate: rate, burst: burst)
             if let until = bucket.pausedUntil {
                 guard until <= now else { return nil }
                 bucket.pausedUntil = nil
@@ -44,12 +50,21 @@ final class RateLimiter: Sendable {
             return ()
         }
 
-        /// `key`'s bucket with the tokens earned since it was last refilled.
-        func refilled(_ key: String, now: ContinuousClock.Instant) -> Bucket {
-            guard var bucket = byKey[key] else { return Bucket(tokens: burst, refilledAt: now) }
+        /// Adds the tokens `bucket` earned since it was last refilled.
+        private static func refill(_ bucket: inout Bucket, now: ContinuousClock.Instant, rate: Double, burst: Double) {
+            guard bucket.tokens < burst else {
+                bucket.refilledAt = now
+                return
+            }
             let earned = Double(bucket.refilledAt.duration(to: now) / .nanoseconds(1)) / 1e9 * rate
             bucket.tokens = min(burst, bucket.tokens + max(earned, 0))
             bucket.refilledAt = now
+        }
+
+        /// `key`'s bucket with the tokens earned since it was last refilled.
+        func refilled(_ key: String, now: ContinuousClock.Instant) -> Bucket {
+            var bucket = byKey[key] ?? Bucket(tokens: burst, refilledAt: now)
+            Self.refill(&bucket, now: now, rate: rate, burst: burst)
             return bucket
         }
 

@@ -22,6 +22,8 @@ struct ServerRateLimit: Equatable, Sendable {
     static let resetField = HTTPField.Name("RateLimit-Reset")!
     static let rateLimitField = HTTPField.Name("RateLimit")!
     static let policyField = HTTPField.Name("RateLimit-Policy")!
+    /// The fields without one of which a response says nothing about the rate.
+    static let names: [HTTPField.Name] = [rateLimitField, remainingField, .retryAfter]
 
     init(pause: Duration? = nil, remaining: Int? = nil, reset: Duration? = nil) {
         self.pause = pause
@@ -29,11 +31,13 @@ struct ServerRateLimit: Equatable, Sendable {
         self.reset = reset
     }
 
-    /// What `response` says; `nil` when it says nothing usable.
-    init?(_ response: HTTPResponse, now: Date) {
+    /// What `response` says; `nil` when it says nothing usable. (Every response passes
+    /// here: one that names none of the fields costs one pass over its fields.)
+    init?(_ response: HTTPResponse, now: @autoclosure () -> Date) {
         let fields = response.headerFields
-        if [.tooManyRequests, .serviceUnavailable].contains(response.status) {
-            pause = RetryPolicy.retryAfter(response, now: now)
+        guard fields.contains(where: { Self.names.contains($0.name) }) else { return nil }
+        if response.status == .tooManyRequests || response.status == .serviceUnavailable {
+            pause = RetryPolicy.retryAfter(response, now: now())
         }
         let items = fields[values: Self.rateLimitField].flatMap(Self.items)
         if items.contains(where: { $0["remaining"] != nil }) {
