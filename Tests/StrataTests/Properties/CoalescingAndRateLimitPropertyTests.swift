@@ -60,3 +60,33 @@ import Testing
         }
     }
 }
+
+/// The rate fields come from servers: any text is read or ignored, never a crash, and what
+/// is read is a count and a wait that make sense.
+@Suite struct RateLimitPropertyTests {
+    static let pieces = [
+        "limit=", "remaining=", "reset=", "r=", "t=", "q=", "w=", "\"default\";", ";", ",", "=", "0", "3", "-1",
+        "1e400", "inf", "nan", "99999999999999999999", "1.5", "\"", " ", "\u{0}",
+    ]
+    static let texts = Generator<String, Shrink.None<String>> { rng in
+        if Bool.random(using: &rng) { return PropertyGen.string(length: 0...30, using: &rng) }
+        return (0..<Int.random(in: 0...10, using: &rng)).map { _ in
+            Bool.random(using: &rng)
+                ? pieces.randomElement(using: &rng)! : PropertyGen.string(length: 0...4, using: &rng)
+        }.joined()
+    }
+
+    @Test func anyRateFieldIsReadOrIgnored() async {
+        await propertyCheck(count: 3000, input: Self.texts, Self.texts) { rateLimit, other in
+            var response = HTTPResponse(status: .tooManyRequests)
+            response.headerFields[ServerRateLimit.rateLimitField] = rateLimit
+            response.headerFields[ServerRateLimit.policyField] = other
+            response.headerFields[ServerRateLimit.remainingField] = other
+            response.headerFields[.retryAfter] = other
+            guard let server = ServerRateLimit(response, now: Date()) else { return }
+            #expect(server.remaining.map { $0 >= 0 } ?? true, "\(rateLimit) / \(other)")
+            #expect(server.reset.map { $0 >= .zero } ?? true, "\(rateLimit) / \(other)")
+            #expect(server.pause.map { $0 >= .zero } ?? true, "\(rateLimit) / \(other)")
+        }
+    }
+}
