@@ -142,3 +142,26 @@ extension ServerRateLimit {
         self.init(pause: nil, remaining: remaining, reset: .seconds(reset))
     }
 }
+
+extension RateLimitTests {
+    @Test(arguments: [0, -5, .nan, .infinity, 1e-300, 1e300])
+    func anyRateAndPauseAreKeptInRange(rate: Double) async throws {
+        let limit = RateLimitMiddleware(requestsPerSecond: rate, burst: 1, maximumPause: .seconds(Int64.max))
+        #expect((0.001...1e9).contains(limit.requestsPerSecond))
+        #expect(limit.maximumPause == .seconds(86_400))
+        let transport = Self.transport()
+        let networker = Networker(transport: transport, middleware: [limit])
+        let endpoint = Endpoint<String>(RequestDescription(route: FixedRoute("https://a.example/x")))
+        #expect(try await networker.send(endpoint) == "a.example")
+        guard limit.requestsPerSecond < 1e9 else {
+            // A token every nanosecond: the next call goes at once.
+            #expect(try await networker.send(endpoint) == "a.example")
+            return
+        }
+        // The next token is due within 1,000 s: the wait is armed, and ends at the deadline.
+        let error = await #expect(throws: StrataError.self) {
+            try await networker.send(endpoint.timeout(.milliseconds(20)))
+        }
+        #expect(error?.isTimeout == true)
+    }
+}

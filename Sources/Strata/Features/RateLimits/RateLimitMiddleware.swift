@@ -44,10 +44,11 @@ public struct RateLimitMiddleware: Middleware {
 
     /// Creates the step.
     /// - Parameters:
-    ///   - requestsPerSecond: the tokens a host earns a second (more than 0).
+    ///   - requestsPerSecond: the tokens a host earns a second, from 0.001 (one every
+    ///     1,000 s) to 10⁹.
     ///   - burst: the tokens a host holds at most, and starts with (at least 1).
     ///   - queueLimit: calls that may wait for a token at most; more fail at once.
-    ///   - maximumPause: the longest a server's word pauses a host.
+    ///   - maximumPause: the longest a server's word pauses a host (a day at most).
     ///   - partition: the bucket a request draws from; by default its authority
     ///     (`api.example.com:8443`).
     public init(
@@ -58,7 +59,7 @@ public struct RateLimitMiddleware: Middleware {
         partition: @escaping @Sendable (HTTPRequest) -> String = { $0.authority ?? "" }
     ) {
         limiter = RateLimiter(rate: requestsPerSecond, burst: burst, queueLimit: queueLimit)
-        self.maximumPause = maximumPause
+        self.maximumPause = min(max(maximumPause, .zero), .seconds(86_400))
         self.partition = partition
     }
 

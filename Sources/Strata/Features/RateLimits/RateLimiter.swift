@@ -89,8 +89,10 @@ final class RateLimiter: Sendable {
     let burst: Int
     var queueLimit: Int { state.withLock { $0.line.limit } }
 
+    /// `rate` is kept between a token every 1,000 s and 10⁹ a second (a rate that is not a
+    /// number is 1), so that every wait for a token is a representable duration.
     init(rate: Double, burst: Int, queueLimit: Int) {
-        self.rate = rate > 0 ? rate : .leastNormalMagnitude
+        self.rate = rate.isNaN ? 1 : min(max(rate, 0.001), 1e9)
         self.burst = max(1, burst)
         state = Locked(
             State(buckets: Buckets(rate: self.rate, burst: Double(self.burst)), line: WaitingLine(limit: queueLimit)))
