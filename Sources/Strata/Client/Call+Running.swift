@@ -78,11 +78,7 @@ extension Call {
         idleTimeout: Duration? = nil
     ) async throws(StrataError) -> (HTTPResponse, MessageBody) {
         update { $0.requestSent() }
-        let context = {
-            var context = $0
-            context.streamsResponseBody = true
-            return context
-        }(context)
+        let context = context.streamingResponseBody()
         let timer = context.deadline.map { DeadlineTimer(deadline: $0) }
         let outcome = await Deadline.run(under: timer) { try await chain(request, body, context) }
         let head: HTTPResponse

@@ -38,9 +38,10 @@ public struct MiddlewareContext: Sendable {
         set { options = newValue }
     }
     /// Whether the caller reads the response body as it arrives (``Networker/stream(_:)``,
-    /// a raw ``Networker/send(_:body:options:attributes:logMetadata:idleTimeout:through:)``, downloads, event streams) rather than
-    /// whole: a step that would hold the whole body before passing it on (requests that
-    /// share one response) leaves such a call alone. `false` for a context made in a test.
+    /// a raw ``Networker/send(_:body:options:attributes:logMetadata:idleTimeout:through:)``,
+    /// downloads, event streams) rather than whole: a step that would hold the whole body
+    /// before passing it on (requests that share one response) leaves such a call alone.
+    /// `false` for a context made in a test.
     public internal(set) var streamsResponseBody = false
     /// Changes made to the request just before it reaches the transport, after every step
     /// (see ``adjustBeforeTransport(_:)``).
@@ -119,6 +120,14 @@ public struct MiddlewareContext: Sendable {
     /// Changes what is recorded under `key` (`nil` when nothing is), atomically.
     public func updateRecord<Key: CallValueKey>(_ key: Key.Type, _ change: (inout Key.Value?) -> Void) {
         call.update { change(&$0.records[key]) }
+    }
+
+    /// This context for a call whose caller reads the body as it arrives
+    /// (``streamsResponseBody``).
+    func streamingResponseBody() -> MiddlewareContext {
+        var context = self
+        context.streamsResponseBody = true
+        return context
     }
 
     /// The deadline of an attempt starting now: the earlier of ``deadline`` and now
