@@ -19,7 +19,8 @@ struct RateLimitIntegrationTests {
     }
 
     /// A server whose `/ok` answers `200`, `/busy` a `429` with `Retry-After: 2` the first
-    /// time and `200` after, and `/quota` a `200` with `RateLimit: limit=5, remaining=0, reset=3`.
+    /// time and `200` after, `/quota` a `200` with `RateLimit: limit=5, remaining=0, reset=3`,
+    /// and `/pause` the same with `reset=1`.
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     static func withServer(_ body: (_ base: String, _ arrivals: Arrivals) async throws -> Void) async throws {
         let arrivals = Arrivals()
@@ -32,6 +33,10 @@ struct RateLimitIntegrationTests {
                 arrivals.note("/busy")
                 guard arrivals.times("/busy").count == 1 else { return Response(status: .ok) }
                 return Response(status: .tooManyRequests, headers: [.retryAfter: "2"])
+            }
+            router.get("pause") { _, _ in
+                arrivals.note("/pause")
+                return Response(status: .ok, headers: [HTTPField.Name("RateLimit")!: "limit=5, remaining=0, reset=1"])
             }
             router.get("quota") { _, _ in
                 arrivals.note("/quota")
@@ -60,35 +65,37 @@ struct RateLimitIntegrationTests {
         Double(duration / .milliseconds(1)) / 1000
     }
 
+    /// Times sends to the tens of milliseconds, which a machine busy with the rest of the
+    /// suite cannot keep: `.ci/run` runs it on its own with `STRATA_TIMING_TESTS=1`.
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
-    @Test(arguments: TransportKind.allCases)
+    @Test(
+        .enabled(if: ProcessInfo.processInfo.environment["STRATA_TIMING_TESTS"] != nil, "set STRATA_TIMING_TESTS=1"),
+        arguments: TransportKind.allCases)
     func sixtyCallsAtTenASecondWithABurstOfFive(_ kind: TransportKind) async throws {
         try await Self.withServer { base, arrivals in
             try await kind.with { transport in
                 let noting = NotingTransport(wrapped: transport)
                 let networker = Networker(
                     transport: noting, middleware: [RateLimitMiddleware(requestsPerSecond: 10, burst: 5)])
+                // The server pauses the host for 1 s first, so that all 60 calls are queued
+                // when the bucket (full again) opens: on a loaded machine, calls that trickle
+                // in while it refills would take the tokens as they come, a longer burst.
+                _ = try await networker.send(Endpoint<String>(RequestDescription(route: base + "/pause")))
                 let endpoint = Endpoint<String>(RequestDescription(route: base + "/ok"))
-                let start = ContinuousClock.now
                 let replies = try await withThrowingTaskGroup(of: String.self) { group in
                     for _ in 0..<60 { group.addTask { try await networker.send(endpoint) } }
                     return try await group.reduce(into: []) { $0.append($1) }
                 }
-                let took = Self.seconds(start.duration(to: .now))
                 #expect(replies == Array(repeating: "ok", count: 60))
-                // 5 at once, then 55 at 10 a second.
-                #expect(took >= 5.45 && took <= 6.5, "\(took) s")
-                // The server saw all 60, spread over the same 5.5 s.
-                let arrived = arrivals.times().sorted()
-                #expect(arrived.count == 60)
-                let spread = try Self.seconds(#require(arrived.first).duration(to: #require(arrived.last)))
-                #expect(spread >= 5.4, "\(spread) s")
-                // After the burst, no second lets more than the rate go (one more at its edges),
-                // counted where each request left the limiter: the server's own clock adds the
-                // loopback's jitter, which a loaded machine stretches to hundreds of
-                // milliseconds.
-                let sent = noting.entries.withLock { $0 }.sorted()
+                #expect(arrivals.times("/ok").count == 60)
+                // Counted where each request left the limiter (the server's clock adds the
+                // loopback's jitter, which a loaded machine stretches to hundreds of ms).
+                let sent = noting.entries.withLock { $0 }.sorted().dropFirst()  // the /pause call
                 #expect(sent.count == 60)
+                // 5 at once, then 55 at 10 a second.
+                let spread = try Self.seconds(#require(sent.first).duration(to: #require(sent.last)))
+                #expect(spread >= 5.45 && spread <= 6.5, "\(spread) s")
+                // After the burst, no second lets more than the rate go (one more at its edges).
                 let busiest = sent.indices.dropFirst(5).map { index in
                     sent[index...].prefix { sent[index].duration(to: $0) < .seconds(1) }.count
                 }.max()

@@ -61,6 +61,16 @@ final class RateLimiter: Sendable {
             bucket.refilledAt = now
         }
 
+        /// Refills `key` up to `instant` and no further, and forgets the time since: a wake-up
+        /// that fires late (a loaded machine) does not earn its delay back as a burst, so
+        /// queued calls never go faster than the rate.
+        mutating func settle(_ key: String, upTo instant: ContinuousClock.Instant, now: ContinuousClock.Instant) {
+            guard var bucket = byKey[key] else { return }
+            Self.refill(&bucket, now: min(instant, now), rate: rate, burst: burst)
+            bucket.refilledAt = max(bucket.refilledAt, now)
+            byKey[key] = bucket
+        }
+
         /// `key`'s bucket with the tokens earned since it was last refilled.
         func refilled(_ key: String, now: ContinuousClock.Instant) -> Bucket {
             var bucket = byKey[key] ?? Bucket(tokens: burst, refilledAt: now)
@@ -148,6 +158,9 @@ final class RateLimiter: Sendable {
     private func wake(_ key: String) {
         let granted = state.withLock { state in
             let now = ContinuousClock.now
+            if let scheduled = state.buckets.byKey[key]?.wake?.deadline {
+                state.buckets.settle(key, upTo: scheduled, now: now)
+            }
             state.buckets.byKey[key]?.wake = nil
             let granted = state.line.grant { $0 == key ? state.buckets.take(key, now: now) : nil }
             if state.line.contains(key) {
