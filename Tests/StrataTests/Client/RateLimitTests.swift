@@ -165,3 +165,19 @@ extension RateLimitTests {
         #expect(error?.isTimeout == true)
     }
 }
+
+extension RateLimitTests {
+    /// Rates whose token times fall between nanoseconds: each queued call is woken when its
+    /// token is due and finds it whole (a wake-up rounded down found it a hair short, and
+    /// waited again for ever smaller fractions until the call's deadline).
+    @Test(arguments: [3.0, 7.0, 13.0, 29.0, 97.0])
+    func queuedCallsAtAnyRateAreWokenWhenTheirTokenIsDue(rate: Double) async throws {
+        let transport = Self.transport()
+        let networker = Networker(
+            transport: transport, middleware: [RateLimitMiddleware(requestsPerSecond: rate, burst: 1)])
+        let endpoint = Endpoint<String>(RequestDescription(route: FixedRoute("https://a.example/x")))
+            .timeout(.seconds(10))
+        for _ in 0..<4 { #expect(try await networker.send(endpoint) == "a.example") }
+        #expect(transport.requests.count == 4)
+    }
+}

@@ -23,6 +23,9 @@ final class RateLimiter: Sendable {
         let rate: Double
         let burst: Double
 
+        /// A token, as the bucket counts it: one, less what floating-point sums lose.
+        static let whole = 1 - 1e-9
+
         /// Takes a token of `key` if one is free now (one dictionary access: the common case).
         mutating func take(_ key: String, now: ContinuousClock.Instant) -> Void? {
             Self.take(
@@ -44,8 +47,8 @@ final class RateLimiter: Sendable {
                     return nil
                 }
             }
-            guard bucket.tokens >= 1 else { return nil }
-            bucket.tokens -= 1
+            guard bucket.tokens >= Self.whole else { return nil }
+            bucket.tokens = max(bucket.tokens - 1, 0)
             bucket.quota?.remaining -= 1
             return ()
         }
@@ -82,7 +85,11 @@ final class RateLimiter: Sendable {
         func nextToken(_ key: String, now: ContinuousClock.Instant) -> ContinuousClock.Instant {
             let bucket = refilled(key, now: now)
             var ready = now
-            if bucket.tokens < 1 { ready = now + .nanoseconds(Int64((1 - bucket.tokens) / rate * 1e9)) }
+            if bucket.tokens < Self.whole {
+                // Rounded up: a wake-up due a nanosecond early would find a token short, and
+                // wait again for ever smaller fractions.
+                ready = now + .nanoseconds(Int64(((1 - bucket.tokens) / rate * 1e9).rounded(.up)))
+            }
             if let until = bucket.pausedUntil { ready = max(ready, until) }
             if let quota = bucket.quota, quota.remaining <= 0 { ready = max(ready, quota.until) }
             return ready
