@@ -16,7 +16,8 @@ struct CoalescingOptions: Sendable {
 /// What `CoalescingMiddleware` saves: a burst of identical concurrent `GET`s to an
 /// in-process server that holds each request 50 ms (a real backend's think time) and
 /// counts them, without and with the step, over each transport: the requests the server
-/// saw, the burst's wall time and the process CPU (the server's share included).
+/// saw, the burst's wall time, the process CPU (the server's share included) and the
+/// resident memory after each variant's rounds against before the first.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 enum CoalescingBench {
     static func run(_ options: CoalescingOptions) async -> Int32 {
@@ -26,7 +27,7 @@ enum CoalescingBench {
             try await TestServer.with(configure: { router in
                 router.get("coalescing-bench/profile") { _, _ in
                     served.withLock { $0 += 1 }
-                    try await Task.sleep(for: .milliseconds(50))
+                    try await Deadline.sleep(for: .milliseconds(50))
                     return #"{"name":"Ada","visits":1}"#
                 }
             }) { server in
@@ -42,6 +43,7 @@ enum CoalescingBench {
                         var wall: [Double] = []
                         var cpu: [Double] = []
                         var requests: [Double] = []
+                        let residentBefore = ProcessStats.residentBytes()
                         for _ in 0..<options.rounds {
                             served.withLock { $0 = 0 }
                             let clock = ContinuousClock.now
@@ -64,7 +66,10 @@ enum CoalescingBench {
                             "  \(transportName) \(coalescing ? "coalesced" : "plain    "): "
                                 + "\(Int(median(requests))) server requests, "
                                 + "\(GzipUploadBench.format(median(wall))) ms wall, "
-                                + "\(GzipUploadBench.format(median(cpu))) ms CPU")
+                                + "\(GzipUploadBench.format(median(cpu))) ms CPU, RSS "
+                                + formatMBDelta(
+                                    ProcessStats.residentBytes().flatMap { after in residentBefore.map { after - $0 } })
+                        )
                     }
                     if let client = transport as? AsyncHTTPClientTransport { try await client.shutdown() }
                 }

@@ -17,7 +17,7 @@ struct CoalescingIntegrationTests {
 
         func serve(holding duration: Duration) async throws {
             count.withLock { $0 += 1 }
-            try await Task.sleep(for: duration)
+            try await Deadline.sleep(for: duration)
         }
     }
 

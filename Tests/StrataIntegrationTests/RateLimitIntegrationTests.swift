@@ -61,6 +61,20 @@ struct RateLimitIntegrationTests {
         }
     }
 
+    /// Runs `body` with a client of `middleware` over `kind` and a server of ``withServer(_:)``.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    static func withClient(
+        _ kind: TransportKind,
+        middleware: [any Middleware],
+        _ body: (_ networker: Networker, _ base: String, _ arrivals: Arrivals) async throws -> Void
+    ) async throws {
+        try await withServer { base, arrivals in
+            try await kind.with { transport in
+                try await body(Networker(transport: transport, middleware: middleware), base, arrivals)
+            }
+        }
+    }
+
     static func seconds(_ duration: Duration) -> Double {
         Double(duration / .milliseconds(1)) / 1000
     }
@@ -136,57 +150,48 @@ struct RateLimitIntegrationTests {
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test(arguments: TransportKind.allCases)
     func noQuotaLeftPausesUntilTheReset(_ kind: TransportKind) async throws {
-        try await Self.withServer { base, arrivals in
-            try await kind.with { transport in
-                let networker = Networker(
-                    transport: transport, middleware: [RateLimitMiddleware(requestsPerSecond: 100, burst: 10)])
-                let quota = Endpoint<String>(RequestDescription(route: base + "/quota"))
-                _ = try await networker.send(quota)
-                _ = try await networker.send(quota)
-                let times = arrivals.times("/quota")
-                #expect(times.count == 2)
-                let pause = Self.seconds(times[0].duration(to: times[1]))
-                #expect(pause >= 2.95 && pause <= 3.5, "\(pause) s")
-            }
+        try await Self.withClient(kind, middleware: [RateLimitMiddleware(requestsPerSecond: 100, burst: 10)]) {
+            networker, base, arrivals in
+            let quota = Endpoint<String>(RequestDescription(route: base + "/quota"))
+            _ = try await networker.send(quota)
+            _ = try await networker.send(quota)
+            let times = arrivals.times("/quota")
+            #expect(times.count == 2)
+            let pause = Self.seconds(times[0].duration(to: times[1]))
+            #expect(pause >= 2.95 && pause <= 3.5, "\(pause) s")
         }
     }
 
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test(arguments: TransportKind.allCases)
     func aRetryAfterA429WaitsOnceNotTwice(_ kind: TransportKind) async throws {
-        try await Self.withServer { base, arrivals in
-            try await kind.with { transport in
-                let networker = Networker(
-                    transport: transport,
-                    middleware: [RetryMiddleware(), RateLimitMiddleware(requestsPerSecond: 100, burst: 10)])
-                let start = ContinuousClock.now
-                let response = try await networker.response(
-                    for: Endpoint<String>(RequestDescription(route: base + "/busy")))
-                let took = Self.seconds(start.duration(to: .now))
-                #expect(response.retry?.attempts == 2)
-                #expect(arrivals.times("/busy").count == 2)
-                // The retry's wait and the host's pause end together: about 2 s, not 4.
-                #expect(took >= 1.95 && took <= 3, "\(took) s")
-            }
+        try await Self.withClient(
+            kind, middleware: [RetryMiddleware(), RateLimitMiddleware(requestsPerSecond: 100, burst: 10)]
+        ) { networker, base, arrivals in
+            let start = ContinuousClock.now
+            let response = try await networker.response(
+                for: Endpoint<String>(RequestDescription(route: base + "/busy")))
+            let took = Self.seconds(start.duration(to: .now))
+            #expect(response.retry?.attempts == 2)
+            #expect(arrivals.times("/busy").count == 2)
+            // The retry's wait and the host's pause end together: about 2 s, not 4.
+            #expect(took >= 1.95 && took <= 3, "\(took) s")
         }
     }
 
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test(arguments: TransportKind.allCases)
     func aQueuedCallPastItsDeadlineNeverReachesTheServer(_ kind: TransportKind) async throws {
-        try await Self.withServer { base, arrivals in
-            try await kind.with { transport in
-                let networker = Networker(
-                    transport: transport, middleware: [RateLimitMiddleware(requestsPerSecond: 0.1, burst: 1)])
-                let endpoint = Endpoint<String>(RequestDescription(route: base + "/ok"))
-                let first = try await networker.send(endpoint)
-                #expect(first == "ok")
-                let error = await #expect(throws: StrataError.self) {
-                    try await networker.send(endpoint.timeout(.milliseconds(200)))
-                }
-                #expect(error?.isTimeout == true)
-                #expect(arrivals.times().count == 1)
+        try await Self.withClient(kind, middleware: [RateLimitMiddleware(requestsPerSecond: 0.1, burst: 1)]) {
+            networker, base, arrivals in
+            let endpoint = Endpoint<String>(RequestDescription(route: base + "/ok"))
+            let first = try await networker.send(endpoint)
+            #expect(first == "ok")
+            let error = await #expect(throws: StrataError.self) {
+                try await networker.send(endpoint.timeout(.milliseconds(200)))
             }
+            #expect(error?.isTimeout == true)
+            #expect(arrivals.times().count == 1)
         }
     }
 }

@@ -24,6 +24,14 @@ import Testing
         return transport
     }
 
+    /// A client with `limit` over ``transport()``.
+    static func client(_ limit: RateLimitMiddleware) -> (MockTransport, Networker) {
+        let transport = transport()
+        return (transport, Networker(transport: transport, middleware: [limit]))
+    }
+
+    static let endpoint = Endpoint<String>(RequestDescription(route: FixedRoute("https://a.example/x")))
+
     static let now = Date(timeIntervalSince1970: 1_700_000_000)
 
     @Test(arguments: [
@@ -77,10 +85,9 @@ import Testing
     }
 
     @Test func afterTheBurstCallsGoAtTheRate() async throws {
-        let transport = Self.transport()
         let limit = RateLimitMiddleware(requestsPerSecond: 20, burst: 1)
-        let networker = Networker(transport: transport, middleware: [limit])
-        let endpoint = Endpoint<String>(RequestDescription(route: FixedRoute("https://a.example/x")))
+        let (transport, networker) = Self.client(limit)
+        let endpoint = Self.endpoint
         let start = ContinuousClock.now
         for _ in 0..<5 { #expect(try await networker.send(endpoint) == "a.example") }
         // One from the burst, then four at 20 a second: 4 × 50 ms at least.
@@ -90,10 +97,9 @@ import Testing
     }
 
     @Test func aFullQueueFailsAtOnceTyped() async throws {
-        let transport = Self.transport()
         let limit = RateLimitMiddleware(requestsPerSecond: 0.1, burst: 1, queueLimit: 1)
-        let networker = Networker(transport: transport, middleware: [limit])
-        let endpoint = Endpoint<String>(RequestDescription(route: FixedRoute("https://a.example/x")))
+        let (transport, networker) = Self.client(limit)
+        let endpoint = Self.endpoint
         #expect(try await networker.send(endpoint) == "a.example")
         let queued = Task { try await networker.send(endpoint) }
         while limit.limiter.queued == 0 { try await Task.sleep(for: .milliseconds(1)) }
@@ -108,10 +114,9 @@ import Testing
     }
 
     @Test func aQueuedCallPastItsDeadlineTimesOutWithoutReachingTheTransport() async throws {
-        let transport = Self.transport()
         let limit = RateLimitMiddleware(requestsPerSecond: 0.1, burst: 1)
-        let networker = Networker(transport: transport, middleware: [limit])
-        let endpoint = Endpoint<String>(RequestDescription(route: FixedRoute("https://a.example/x")))
+        let (transport, networker) = Self.client(limit)
+        let endpoint = Self.endpoint
         #expect(try await networker.send(endpoint) == "a.example")
         let start = ContinuousClock.now
         let error = await #expect(throws: StrataError.self) {

@@ -38,11 +38,6 @@ final class Flights: Sendable {
         state = Locked(State(line: WaitingLine(limit: waitingLimit)))
     }
 
-    /// The flights open and the callers waiting, for tests.
-    var counts: (flights: Int, waiting: Int) {
-        state.withLock { ($0.flights.count, $0.line.count) }
-    }
-
     /// Joins the open flight of `identity`, or opens one: `leads` says the caller opened
     /// it and must ``start(_:_:)`` it.
     func join(_ identity: RequestIdentity) -> (flight: Int, leads: Bool) {
