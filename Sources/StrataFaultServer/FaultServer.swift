@@ -43,19 +43,25 @@ public final class FaultServer: Sendable {
     /// Starts a server on 127.0.0.1 with a free port.
     /// - Throws: SwiftNIO's error when the server cannot bind.
     public static func start() async throws -> FaultServer {
+        let registry = ConnectionRegistry()
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .bind(host: "127.0.0.1", port: 0) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    // Refused before it has an async writer once the server shut down;
+                    // refused after it has one, the channel is not active yet, so SwiftNIO
+                    // still owns the writer and finishes it as the channel closes.
+                    guard registry.isAccepting else { throw FaultServerError.shutDown }
+                    let connection = try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    guard registry.setUp(connection) else { throw FaultServerError.shutDown }
+                    return connection
                 }
             }
         guard let port = listener.channel.localAddress?.port else {
             try? await listener.channel.close()
             throw FaultServerError.noPort
         }
-        let registry = ConnectionRegistry()
         let task = Task { await accept(on: listener, registry: registry) }
         return FaultServer(port: port, listener: listener.channel, registry: registry, task: task)
     }
@@ -95,14 +101,19 @@ public final class FaultServer: Sendable {
     ///
     /// The accepting task is not cancelled: connections accepted but not yet handed over
     /// would then never be closed, which SwiftNIO treats as a fatal error. Instead the
-    /// listener closes, every connection handed over from then on is closed at once, and
-    /// closing the open ones makes their behaviours fail their next read or write.
+    /// listener closes, every connection handed over from then on is closed at once,
+    /// closing the open ones makes their behaviours fail their next read or write, and
+    /// connections set up that never reached the accept loop are finished and closed.
     public func shutdown() async {
         try? await listener.close()
         for channel in registry.shutDown() {
             try? await channel.close()
         }
         await task.value
+        for connection in registry.takeUnserved() {
+            // Finishes the outbound writer, then closes the channel.
+            try? await connection.executeThenClose { _, _ in }
+        }
     }
 
     /// Accepts connections until the listener closes, serving each in a child task;
@@ -115,7 +126,7 @@ public final class FaultServer: Sendable {
             try? await listener.executeThenClose { connections in
                 for try await connection in connections {
                     group.addTask {
-                        guard let number = registry.opened(connection.channel) else {
+                        guard let number = registry.opened(connection) else {
                             try? await connection.executeThenClose { _, _ in }
                             return
                         }
@@ -132,4 +143,6 @@ public final class FaultServer: Sendable {
 public enum FaultServerError: Error, Sendable {
     /// The listening socket reported no port.
     case noPort
+    /// A connection arrived after the server shut down, and was refused.
+    case shutDown
 }

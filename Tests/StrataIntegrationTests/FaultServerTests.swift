@@ -1,6 +1,7 @@
 import CompressNIO
 import Foundation
 import NIOCore
+import NIOPosix
 import Strata
 import StrataFaultServer
 import StrataTestSupport
@@ -85,6 +86,38 @@ struct FaultServerTests {
                 #expect(
                     server.requests.map { $0.value(for: "AUTHORIZATION") } == Array(repeating: "Bearer t", count: 3))
             }
+        }
+    }
+}
+
+/// A fault server shutting down while connections keep arriving finishes every one it
+/// set up: a connection set up as the listener closes never reaches the accept loop,
+/// and freed unfinished it would trap in SwiftNIO.
+@Suite("Fault server shutdown", .isTimed)
+struct FaultServerShutdownTests {
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    @Test func shutdownWhileConnectionsArriveLeavesNoneOpen() async throws {
+        for _ in 0..<40 {
+            let server = try await FaultServer.start()
+            let port = server.baseURL.port ?? 0
+            let connecting = Task {
+                var connected = 0
+                while !Task.isCancelled {
+                    guard
+                        let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                            .connect(host: "127.0.0.1", port: port).get()
+                    else { break }
+                    connected += 1
+                    channel.close(promise: nil)
+                }
+                return connected
+            }
+            try await Deadline.sleep(for: .milliseconds(Int.random(in: 1...5)))
+            await server.shutdown()
+            connecting.cancel()
+            let connected = await connecting.value
+            #expect(connected >= 1)
+            #expect(server.openConnectionCount == 0)
         }
     }
 }

@@ -159,18 +159,52 @@
                     channel.eventLoop.makeCompletedFuture { try configure(channel, handshakes: handshakes) }
                 }
             let port = try #require(server.channel.localAddress?.port)
+            let open = OpenChannels()
+            // Not cancelled: an outcome still buffered when the accept loop is cancelled is
+            // freed unfinished, which traps in SwiftNIO. The listener closes instead (the
+            // loop drains what is buffered) and closing the connections ends their handlers.
             let serving = Task {
-                try await withThrowingDiscardingTaskGroup { group in
-                    try await server.executeThenClose { connections in
+                await withDiscardingTaskGroup { group in
+                    try? await server.executeThenClose { connections in
                         for try await outcome in connections {
-                            group.addTask { try? await handle(outcome) }
+                            group.addTask { try? await handle(outcome, open: open) }
                         }
                     }
                 }
             }
-            defer { serving.cancel() }
-            try await body("ws://127.0.0.1:\(port)", handshakes)
+            let failure: (any Error)?
+            do {
+                try await body("ws://127.0.0.1:\(port)", handshakes)
+                failure = nil
+            } catch {
+                failure = error
+            }
             try? await server.channel.close()
+            for channel in open.closeAll() { try? await channel.close() }
+            await serving.value
+            if let failure { throw failure }
+        }
+
+        /// The connections being handled, closed at once after ``closeAll()``.
+        final class OpenChannels: Sendable {
+            private let state = Locked<(channels: [ObjectIdentifier: any Channel], isClosed: Bool)>(([:], false))
+
+            /// Records `channel`, or closes it when the server is stopping.
+            func add(_ channel: any Channel) {
+                let added = state.withLock { state in
+                    if !state.isClosed { state.channels[ObjectIdentifier(channel)] = channel }
+                    return !state.isClosed
+                }
+                if !added { channel.close(promise: nil) }
+            }
+
+            /// Marks the server as stopping and returns the channels to close.
+            func closeAll() -> [any Channel] {
+                state.withLock { state in
+                    state.isClosed = true
+                    return Array(state.channels.values)
+                }
+            }
         }
 
         static func configure(_ channel: any Channel, handshakes: Locked<[String]>) throws
@@ -203,8 +237,13 @@
                 configuration: .init(upgradeConfiguration: upgrade))
         }
 
-        static func handle(_ outcome: EventLoopFuture<Outcome>) async throws {
-            switch try await outcome.get() {
+        static func handle(_ outcome: EventLoopFuture<Outcome>, open: OpenChannels) async throws {
+            let outcome = try await outcome.get()
+            switch outcome {
+            case .refused(let http): open.add(http.channel)
+            case .upgraded(let socket, _, _): open.add(socket.channel)
+            }
+            switch outcome {
             case .refused(let http):
                 try await http.executeThenClose { inbound, outbound in
                     for try await part in inbound {
