@@ -253,6 +253,11 @@ CONTEXT: dict[str, Context] = {
         struct Badge: Decodable { let unread: Int }
         """
     ),
+    "Sources/Strata/Features/Outbox/Outbox.swift#1": Context(
+        declarations="""
+        let networker = Networker(transport: MockTransport())
+        """
+    ),
     "Sources/Strata/Features/RateLimits/RateLimitMiddleware.swift#1": Context(
         declarations="""
         let transport = MockTransport()

@@ -16,8 +16,11 @@ public final class TestServer: Sendable {
         self.server = server
     }
 
-    /// Starts a server with the echo routes (see ``EchoRoutes``) plus any routes `configure` adds.
+    /// Starts a server with the echo routes (see ``EchoRoutes``) plus any routes `configure` adds,
+    /// on `port` (`0`, the default, for a free one; a port a stopped server had, to start
+    /// it again where its clients look).
     public static func start(
+        port: Int = 0,
         configure: @Sendable (Router<BasicRequestContext>) -> Void = { _ in }
     ) async throws -> TestServer {
         let router = Router()
@@ -27,7 +30,8 @@ public final class TestServer: Sendable {
         logger.logLevel = .critical
         let server: InProcessServer
         do {
-            server = try await InProcessServer.start(router: router, serverName: "strata-test", logger: logger)
+            server = try await InProcessServer.start(
+                router: router, port: port, serverName: "strata-test", logger: logger)
         } catch {
             throw TestServerError.didNotStart
         }

@@ -401,6 +401,25 @@ func example_Strata_Features_Logging_HTTPRequest_Curl_1() async throws {
     // end doc-example
 }
 
+// MARK: - Sources/Strata/Features/Outbox/Outbox.swift
+
+/// `Sources/Strata/Features/Outbox/Outbox.swift`, example 1 (line 10).
+func example_Strata_Features_Outbox_Outbox_1() async throws {
+    let networker = Networker(transport: MockTransport())
+    // doc-example: Sources/Strata/Features/Outbox/Outbox.swift#1
+    let outbox = Outbox(networker: networker)  // a store on disk: SQLiteOutboxStore
+    let note = Endpoint<Data>(
+        RequestDescription(route: "https://api.example.com/notes", method: .post, parameters: ["text": "hi"]))
+    let item = try outbox.enqueue(note, group: "notes")
+    for await event in outbox.events {
+        if case .delivered(let delivered, _, _) = event, delivered.id == item.id { break }
+    }
+    // end doc-example
+    _ = outbox
+    _ = note
+    _ = item
+}
+
 // MARK: - Sources/Strata/Features/Pagination/Networker+Pages.swift
 
 /// `Sources/Strata/Features/Pagination/Networker+Pages.swift`, example 1 (line 5).
