@@ -512,6 +512,10 @@ let package = Package(
                 "Strata",
                 "StrataSQLiteCache",
                 "StrataTestSupport",
+                // The outbox's kill test: a server that applies each key once, children that deliver.
+                "StrataTestServer",
+                "StrataAsyncHTTPClient",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 Integration.sqliteCache.product("GRDB", package: "GRDB.swift"),  // tampers with a store's rows
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "PropertyBased", package: "swift-property-based"),

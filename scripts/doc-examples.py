@@ -539,6 +539,12 @@ CONTEXT: dict[str, Context] = {
         let cachesDirectory = URL(fileURLWithPath: NSTemporaryDirectory())
         """
     ),
+    "Sources/StrataSQLiteCache/SQLiteOutboxStore.swift#1": Context(
+        declarations="""
+        let supportDirectory = URL(fileURLWithPath: NSTemporaryDirectory())
+        let networker = Networker(transport: MockTransport())
+        """
+    ),
     "Sources/StrataSQLiteCache/SQLiteCookieJar.swift#1": Context(
         declarations="""
         let supportDirectory = URL(fileURLWithPath: NSTemporaryDirectory())

@@ -112,43 +112,21 @@
 
         /// Opens the database, checks it is a cookie jar (or empty), and reads its cookies.
         private static func open(_ path: String) throws -> (DatabaseQueue, [Cookie]) {
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(10)
-            configuration.prepareDatabase { db in
-                try db.execute(sql: "PRAGMA journal_mode = WAL")
-                try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            }
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            do {
-                let cookies = try queue.write { db in
-                    guard try String.fetchOne(db, sql: "PRAGMA quick_check") == "ok" else {
-                        throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "quick_check failed")
-                    }
-                    let application = try Int.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-                    let tables = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") ?? 0
-                    guard application == applicationID || (application == 0 && tables == 0) else {
-                        throw DatabaseError(resultCode: .SQLITE_NOTADB, message: "not a Strata cookie database")
-                    }
-                    try db.execute(sql: "PRAGMA application_id = \(applicationID)")
-                    try db.execute(
-                        sql: """
-                            CREATE TABLE IF NOT EXISTS cookies (
-                                name TEXT NOT NULL, domain TEXT NOT NULL, host_only INTEGER NOT NULL,
-                                path TEXT NOT NULL, cookie BLOB NOT NULL,
-                                PRIMARY KEY (name, domain, host_only, path))
-                            """)
-                    let decoder = JSONDecoder()
-                    // A damaged row may hold anything: read it without GRDB's trapping conversions.
-                    return try Row.fetchAll(db, sql: "SELECT cookie FROM cookies").compactMap { row in
-                        Data.fromDatabaseValue(row[0] as DatabaseValue).flatMap {
-                            try? decoder.decode(Cookie.self, from: $0)
-                        }
+            try SQLiteFiles.openQueue(path, applicationID: applicationID, what: "cookie", synchronous: "NORMAL") { db in
+                try db.execute(
+                    sql: """
+                        CREATE TABLE IF NOT EXISTS cookies (
+                            name TEXT NOT NULL, domain TEXT NOT NULL, host_only INTEGER NOT NULL,
+                            path TEXT NOT NULL, cookie BLOB NOT NULL,
+                            PRIMARY KEY (name, domain, host_only, path))
+                        """)
+                let decoder = JSONDecoder()
+                // A damaged row may hold anything: read it without GRDB's trapping conversions.
+                return try Row.fetchAll(db, sql: "SELECT cookie FROM cookies").compactMap { row in
+                    Data.fromDatabaseValue(row[0] as DatabaseValue).flatMap {
+                        try? decoder.decode(Cookie.self, from: $0)
                     }
                 }
-                return (queue, cookies)
-            } catch {
-                try? queue.close()
-                throw error
             }
         }
     }

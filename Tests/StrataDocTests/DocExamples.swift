@@ -1178,6 +1178,20 @@ func example_StrataSQLiteCache_SQLiteCookieJar_1() async throws {
     _ = networker
 }
 
+// MARK: - Sources/StrataSQLiteCache/SQLiteOutboxStore.swift
+
+/// `Sources/StrataSQLiteCache/SQLiteOutboxStore.swift`, example 1 (line 11).
+func example_StrataSQLiteCache_SQLiteOutboxStore_1() async throws {
+    let supportDirectory = URL(fileURLWithPath: NSTemporaryDirectory())
+    let networker = Networker(transport: MockTransport())
+    // doc-example: Sources/StrataSQLiteCache/SQLiteOutboxStore.swift#1
+    let store = try SQLiteOutboxStore(path: supportDirectory.appending(path: "outbox.sqlite").path)
+    let outbox = Outbox(networker: networker, store: store)
+    // end doc-example
+    _ = store
+    _ = outbox
+}
+
 // MARK: - Sources/StrataServerLifecycle/InProcessServer.swift
 
 /// `Sources/StrataServerLifecycle/InProcessServer.swift`, example 1 (line 20).

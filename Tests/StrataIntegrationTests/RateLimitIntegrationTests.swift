@@ -174,8 +174,9 @@ struct RateLimitIntegrationTests {
             let took = Self.seconds(start.duration(to: .now))
             #expect(response.retry?.attempts == 2)
             #expect(arrivals.times("/busy").count == 2)
-            // The retry's wait and the host's pause end together: about 2 s, not 4.
-            #expect(took >= 1.95 && took <= 3, "\(took) s")
+            // The retry's wait and the host's pause end together: about 2 s, not 4 (on a
+            // loaded machine the calls themselves may add a second).
+            #expect(took >= 1.95 && took < 3.9, "\(took) s")
         }
     }
 

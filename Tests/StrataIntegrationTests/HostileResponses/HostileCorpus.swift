@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 
 /// Runs hostile cases over a transport in child processes of the test binary, so that a
 /// case that crashes the process is counted rather than fatal: after a crash, the cases

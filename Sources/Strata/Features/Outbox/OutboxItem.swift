@@ -31,7 +31,7 @@ public struct OutboxItem: Sendable, Hashable, Codable, Identifiable {
     public let group: String
     /// The place in the outbox, given by the store when the item is added: items are
     /// delivered in this order within a group.
-    public internal(set) var sequence: Int64
+    public var sequence: Int64
     /// The method, for example `POST`.
     public let method: String
     /// The scheme, `http` or `https`.
@@ -50,8 +50,9 @@ public struct OutboxItem: Sendable, Hashable, Codable, Identifiable {
     public let idempotencyKey: String
     /// When the item was enqueued.
     public let enqueuedAt: Date
-    /// How many attempts were answered with a failure the outbox retries.
-    public internal(set) var failedAttempts: Int
+    /// How many attempts were answered with a failure the outbox retries (kept by the
+    /// store).
+    public var failedAttempts: Int
 
     /// How many bytes the item holds: what an outbox's byte limit counts.
     public var size: Int {

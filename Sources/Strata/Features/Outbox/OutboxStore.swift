@@ -50,8 +50,9 @@ public struct OutboxLimits: Sendable, Hashable, Codable {
         self.maxBytes = maxBytes
     }
 
-    /// Whether `item` fits beside `count` items of `bytes` bytes.
-    func admits(_ item: OutboxItem, count: Int, bytes: Int) -> Bool {
+    /// Whether `item` fits beside `count` items of `bytes` bytes: what a store checks
+    /// before it adds an item.
+    public func admits(_ item: OutboxItem, count: Int, bytes: Int) -> Bool {
         count < maxItems && bytes + item.size <= maxBytes
     }
 }

@@ -8,16 +8,16 @@ import Foundation
 
 /// This test binary started again as a child process that runs one suite: for work whose
 /// effects (its resident set, a crash) must stay out of the test process.
-enum ChildProcess {
+public enum ChildProcess {
     /// This test binary, where there is `/proc/self/exe` (Linux); `nil` elsewhere.
-    static var testBinary: URL? {
+    public static var testBinary: URL? {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         return FileManager.default.isExecutableFile(atPath: executable.path) ? executable : nil
     }
 
     /// A process that runs only the tests matching `filter`, with `environment` added to
     /// this one's and its output sent to `output` (discarded when `nil`).
-    static func make(executable: URL, filter: String, environment: [String: String], output: FileHandle? = nil)
+    public static func make(executable: URL, filter: String, environment: [String: String], output: FileHandle? = nil)
         -> Process
     {
         let process = Process()
@@ -32,7 +32,7 @@ enum ChildProcess {
     /// Starts `process` and waits until it exits; kills it after `timeout`.
     /// - Returns: whether it was terminated for running past `timeout`.
     @discardableResult
-    static func run(_ process: Process, timeout: Duration) async throws -> Bool {
+    public static func run(_ process: Process, timeout: Duration) async throws -> Bool {
         let timedOut = TimeoutFlag()
         let watchdog = Task {
             try await Task.sleep(for: timeout)
