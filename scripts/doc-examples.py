@@ -449,6 +449,11 @@ CONTEXT: dict[str, Context] = {
         let endpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/report"))
         """
     ),
+    "Sources/Strata/Documentation.docc/OfflineWrites.md#overview": Context(
+        declarations="""
+        let networker = Networker(transport: MockTransport())
+        """
+    ),
     "Sources/Strata/Documentation.docc/Resilience.md#overview": Context(
         declarations="""
         let transport = MockTransport()

@@ -16,10 +16,22 @@ actor FeedStore {
         case feed(FeedPayload, etag: String)
     }
 
+    /// What `POST /feeds/:id/posts` answers.
+    enum Publication: Equatable {
+        /// No feed with that id.
+        case unknown
+        /// The feed has an outage: a 503.
+        case unavailable
+        /// The feed after the post (or, for a key seen before, after that key's post).
+        case published(FeedPayload)
+    }
+
     private struct Feed {
         var posts: [String]
         var revision = 1
         var hasOutage = false
+        /// The feed after each `Idempotency-Key`'s post: a repeated key publishes nothing.
+        var published: [String: FeedPayload] = [:]
         var stats = FeedStatsPayload(requests: 0, notModified: 0, failed: 0)
 
         func payload(id: Int) -> FeedPayload {
@@ -59,13 +71,18 @@ actor FeedStore {
         return .feed(feed.payload(id: id), etag: etag)
     }
 
-    /// Adds a post to feed `id`, a new revision; `nil` when there is no such feed.
-    func publish(id: Int) -> FeedPayload? {
-        guard var feed = feeds[id] else { return nil }
+    /// Adds a post to feed `id`, a new revision, unless the feed has an outage or `key`
+    /// was published already (then the feed as that post left it).
+    func publish(id: Int, key: String?) -> Publication {
+        guard var feed = feeds[id] else { return .unknown }
+        guard !feed.hasOutage else { return .unavailable }
+        if let key, let earlier = feed.published[key] { return .published(earlier) }
         feed.revision += 1
         feed.posts.append("Post \(feed.revision) of feed \(id)")
+        let payload = feed.payload(id: id)
+        if let key { feed.published[key] = payload }
         feeds[id] = feed
-        return feed.payload(id: id)
+        return .published(payload)
     }
 
     /// Starts or ends an outage of feed `id`; `false` when there is no such feed.

@@ -7,8 +7,8 @@
 // `python3 scripts/doc-examples.py`; DocExamplesAreCurrentTests fails when this file is stale.
 //
 // Skipped by a `doc-examples: skip` marker:
-// - README.md#adding-strata (line 57): Package.swift lines: PackageDescription cannot be imported by a test
-// - README.md#adding-strata-2 (line 73): Package.swift lines: PackageDescription cannot be imported by a test
+// - README.md#adding-strata (line 58): Package.swift lines: PackageDescription cannot be imported by a test
+// - README.md#adding-strata-2 (line 74): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/Strata/Documentation.docc/GRPC.md#overview (line 66): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
 // - Sources/Strata/Documentation.docc/GRPC.md#overview-2 (line 105): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
 // - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package (line 15): Package.swift lines: PackageDescription cannot be imported by a test
@@ -1394,7 +1394,7 @@ func example_StrataTesting_MockWebSocketPeer_1() async throws {
 
 // MARK: - README.md
 
-/// `README.md`, example quick-start (line 117).
+/// `README.md`, example quick-start (line 118).
 func example_README_quick_start() async throws -> (url: String?, contentType: String?, body: Data?, userURL: String?) {
     // doc-example: README.md#quick-start
     // Raw layer: what the server sends. `typealias Raw = JSON` is all a Codable DTO needs.
@@ -1677,6 +1677,23 @@ func example_Strata_Documentation_docc_Observability_overview_2() async throws {
     observed.callObservers = [StrataMetrics()]
     // end doc-example
     _ = observed
+}
+
+// MARK: - Sources/Strata/Documentation.docc/OfflineWrites.md
+
+/// `Sources/Strata/Documentation.docc/OfflineWrites.md`, example overview (line 12).
+func example_Strata_Documentation_docc_OfflineWrites_overview() async throws {
+    let networker = Networker(transport: MockTransport())
+    // doc-example: Sources/Strata/Documentation.docc/OfflineWrites.md#overview
+    let outbox = Outbox(networker: networker, store: MemoryOutboxStore())
+    let like = Endpoint<Data>(
+        RequestDescription(route: "https://api.example.com/posts/7/likes", method: .post, parameters: ["by": "ann"]))
+    let item = try outbox.enqueue(like, group: "post-7")
+    print(item.idempotencyKey)  // the same on every attempt, after a restart too
+    // end doc-example
+    _ = outbox
+    _ = like
+    _ = item
 }
 
 // MARK: - Sources/Strata/Documentation.docc/OpenAPI.md

@@ -60,14 +60,14 @@ struct DemoTourTests {
         #expect(report.allPassed, "\(report.failures.map(Transcript.line(for:)))")
         #expect(report.results.map(\.step) == TourStepID.allCases)
         #expect(report.results.allSatisfy { $0.exchange != nil })
-        // Twenty-two steps in ten sections, the OpenAPI section last with its two steps.
-        #expect(report.results.count == 22)
+        // Twenty-three steps in eleven sections, the OpenAPI section last with its two steps.
+        #expect(report.results.count == 23)
         var sections: [TourSection] = []
         for result in report.results where sections.last != result.section { sections.append(result.section) }
         #expect(
             sections == [
-                .models, .callbacks, .encodings, .headersAndAuth, .errors, .resilience, .caching, .streams, .transfers,
-                .openAPI,
+                .models, .callbacks, .encodings, .headersAndAuth, .errors, .resilience, .caching, .offlineWrites,
+                .streams, .transfers, .openAPI,
             ])
         #expect(
             report.results.filter { $0.section == .openAPI }.map(\.step) == [.generatedClient, .generatedClientRetries])
@@ -194,6 +194,17 @@ struct DemoTourTests {
         #expect(
             report[.offlineFallback]?.summary == "online: network Feed(revision: 1, posts: 1); "
                 + "outage, 503 → stored copy: cache (age \(offlineAge) s, stale) Feed(revision: 1, posts: 1)")
+        // Offline writes: three posts kept through the outage, then published once each, in order.
+        let written = try #require(report[.offlineWrites]?.value as? Feed)
+        #expect(written.id == 3)
+        #expect(
+            written.posts == ["Welcome to feed 3", "Post 2 of feed 3", "Post 3 of feed 3", "Post 4 of feed 3"])
+        #expect(
+            report[.offlineWrites]?.exchange == RecordedExchange(method: "POST", target: "/feeds/3/posts", status: 200))
+        #expect(
+            report[.offlineWrites]?.summary
+                == "outage, 503: 3 posts kept; outage over: each delivered once, in order → Feed(revision: 4, posts: 4)"
+        )
     }
 
     @Test(
@@ -214,7 +225,7 @@ struct DemoTourTests {
         #expect(reports.map { ($0[.flaky]?.value as? JSON)?["attempt"]?.intValue } == [3, 4, 5])
         // Each tour's caching steps use feeds of their own, so the server's counts are theirs alone.
         let offline = reports.map { $0[.offlineFallback]?.value as? FeedLoads }
-        #expect(offline.map { $0?.loads.first?.feed.id } == [2, 4, 6])
+        #expect(offline.map { $0?.loads.first?.feed.id } == [2, 5, 8])
         #expect(offline.map { $0?.stats.failed } == [1, 1, 1])
         #expect(
             reports.map { ($0[.cacheThenRemote]?.value as? FeedLoads)?.sources }

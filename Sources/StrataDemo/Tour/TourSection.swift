@@ -14,6 +14,8 @@ public enum TourSection: String, Sendable, CaseIterable {
     case resilience
     /// A ``CacheMiddleware``: the cached value then the fresh one, and the offline fallback.
     case caching
+    /// An ``Outbox``: writes kept through an outage and delivered once.
+    case offlineWrites
     /// Server-sent events: a chat completion token by token, a feed that resumes.
     case streams
     /// A download that resumes, and a paged list.
@@ -31,6 +33,7 @@ public enum TourSection: String, Sendable, CaseIterable {
         case .errors: "Errors · every failure is a StrataError with a kind"
         case .resilience: "Resilience · the .resilient() preset: retries with backoff and a budget, token refresh"
         case .caching: "Caching · CacheMiddleware: cacheThenRemote, offline fallback"
+        case .offlineWrites: "Offline writes · Outbox: writes kept through an outage, delivered once each"
         case .streams: "Streams · server-sent events: tokens as they arrive, reconnection that resumes"
         case .transfers: "Transfers · a download with progress that resumes, a paged list"
         case .openAPI: "OpenAPI · a generated client over Strata: typed responses, the .resilient() policies"

@@ -35,6 +35,9 @@ public enum TourStepID: String, Sendable, CaseIterable {
     /// `GET /feeds/:id` with ``CacheStrategy/remoteElseCache`` during an outage: the server
     /// answers 503, and the stored feed is served (``CacheOutcome/Source/cache``, with its age).
     case offlineFallback
+    /// `POST /feeds/:id/posts` three times through an ``Outbox`` during an outage: kept
+    /// while the server answers 503, then delivered once each, in order, when it ends.
+    case offlineWrites
     /// `GET /chat` as server-sent events, each `data` decoded into a ``ChatChunk`` until
     /// `[DONE]`, the tokens printed as they arrive.
     case chatStream

@@ -1,4 +1,5 @@
 import Hummingbird
+import Strata
 
 /// The feeds: a cacheable resource for the caching steps, with the stage directions the
 /// tour needs to make it change or fail.
@@ -7,7 +8,7 @@ import Hummingbird
 /// |---|---|
 /// | `POST /feeds` | a new feed with one post → 201 `{"id","revision","posts"}` and its `Location` |
 /// | `GET /feeds/:id` | the feed with `Cache-Control: max-age=0` and an `ETag` per revision; `304` for a matching `If-None-Match`; 503 while the feed has an outage |
-/// | `POST /feeds/:id/posts` | publishes a post: a new revision, so a new `ETag` |
+/// | `POST /feeds/:id/posts` | publishes a post: a new revision, so a new `ETag`; once per `Idempotency-Key`; 503 while the feed has an outage |
 /// | `PUT` / `DELETE /feeds/:id/outage` | starts or ends an outage → 204 |
 /// | `GET /feeds/:id/stats` | `{"requests","notModified","failed"}`: the `GET /feeds/:id` the feed saw |
 ///
@@ -31,8 +32,7 @@ enum FeedRoutes {
                 case .unknown:
                     nil
                 case .unavailable:
-                    Responses.error(
-                        "feed \(id) has an outage", status: .serviceUnavailable, headers: [.retryAfter: "0"])
+                    outage(id)
                 case .notModified(let etag):
                     Response(status: .notModified, headers: [.eTag: etag, .cacheControl: cacheControl])
                 case .feed(let feed, let etag):
@@ -40,9 +40,13 @@ enum FeedRoutes {
                 }
             }
         }
-        router.post("feeds/:id/posts") { _, context in
+        router.post("feeds/:id/posts") { request, context in
             await answer(context) { id in
-                await feeds.publish(id: id).map { Responses.json($0, headers: [.cacheControl: "no-store"]) }
+                switch await feeds.publish(id: id, key: request.headers[RetryPolicy.idempotencyKey]) {
+                case .unknown: nil
+                case .unavailable: outage(id)
+                case .published(let feed): Responses.json(feed, headers: [.cacheControl: "no-store"])
+                }
             }
         }
         router.put("feeds/:id/outage") { _, context in
@@ -56,6 +60,11 @@ enum FeedRoutes {
                 await feeds.stats(id: id).map { Responses.json($0, headers: [.cacheControl: "no-store"]) }
             }
         }
+    }
+
+    /// The 503 of a feed with an outage.
+    private static func outage(_ id: Int) -> Response {
+        Responses.error("feed \(id) has an outage", status: .serviceUnavailable, headers: [.retryAfter: "0"])
     }
 
     /// Answers a route of the feed in the path: 400 for an id that is not a number,
