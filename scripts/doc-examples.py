@@ -258,6 +258,11 @@ CONTEXT: dict[str, Context] = {
         let networker = Networker(transport: MockTransport())
         """
     ),
+    "Sources/Strata/Features/Outbox/Reachability.swift#1": Context(
+        declarations="""
+        let networker = Networker(transport: MockTransport())
+        """
+    ),
     "Sources/Strata/Features/RateLimits/RateLimitMiddleware.swift#1": Context(
         declarations="""
         let transport = MockTransport()
@@ -450,6 +455,11 @@ CONTEXT: dict[str, Context] = {
         """
     ),
     "Sources/Strata/Documentation.docc/OfflineWrites.md#overview": Context(
+        declarations="""
+        let networker = Networker(transport: MockTransport())
+        """
+    ),
+    "Sources/Strata/Documentation.docc/OfflineWrites.md#platforms": Context(
         declarations="""
         let networker = Networker(transport: MockTransport())
         """

@@ -420,6 +420,21 @@ func example_Strata_Features_Outbox_Outbox_1() async throws {
     _ = item
 }
 
+// MARK: - Sources/Strata/Features/Outbox/Reachability.swift
+
+/// `Sources/Strata/Features/Outbox/Reachability.swift`, example 1 (line 13).
+func example_Strata_Features_Outbox_Reachability_1() async throws {
+    let networker = Networker(transport: MockTransport())
+    // doc-example: Sources/Strata/Features/Outbox/Reachability.swift#1
+    let reachability = Reachability()  // on Apple platforms, `Reachability.systemNetworkPath()`
+    let outbox = Outbox(networker: networker, policy: OutboxPolicy(reachability: reachability))
+    reachability.wakes(outbox)
+    reachability.update(isReachable: false)  // from the app's own probe, on Linux
+    // end doc-example
+    _ = reachability
+    _ = outbox
+}
+
 // MARK: - Sources/Strata/Features/Pagination/Networker+Pages.swift
 
 /// `Sources/Strata/Features/Pagination/Networker+Pages.swift`, example 1 (line 5).
@@ -1694,6 +1709,18 @@ func example_Strata_Documentation_docc_OfflineWrites_overview() async throws {
     _ = outbox
     _ = like
     _ = item
+}
+
+/// `Sources/Strata/Documentation.docc/OfflineWrites.md`, example platforms (line 89).
+func example_Strata_Documentation_docc_OfflineWrites_platforms() async throws {
+    let networker = Networker(transport: MockTransport())
+    // doc-example: Sources/Strata/Documentation.docc/OfflineWrites.md#platforms
+    let reachability = Reachability()
+    let outbox = Outbox(networker: networker, policy: OutboxPolicy(reachability: reachability))
+    reachability.wakes(outbox)
+    // end doc-example
+    _ = reachability
+    _ = outbox
 }
 
 // MARK: - Sources/Strata/Documentation.docc/OpenAPI.md

@@ -242,6 +242,54 @@ struct OutboxIntegrationTests {
         }
     }
 
+    @Test(arguments: TransportKind.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    func aNetworkThatComesBackWakesTheOutboxAtOnce(_ kind: TransportKind) async throws {
+        let ledger = Ledger()
+        let first = try await TestServer.start(configure: Self.routes(ledger))
+        let base = first.baseURL
+        await first.shutdown()
+        try await kind.with { transport in
+            let reachability = Reachability(isReachable: false)
+            // Backoffs of an hour: only the reachability's wake-up can bring the item out.
+            let policy = OutboxPolicy(
+                initialBackoff: .seconds(3600), maxBackoff: .seconds(3600), reachability: reachability)
+            let outbox = Outbox(networker: Networker(transport: transport), policy: policy, startsPaused: true)
+            reachability.wakes(outbox)
+            let events = outbox.events
+            let item = try outbox.enqueue(Self.endpoint(base, group: "g", index: 0), group: "g")
+            await outbox.drain()
+            #expect(try outbox.pending.map(\.id) == [item.id])
+            let server = try await TestServer.start(port: base.port ?? 0, configure: Self.routes(ledger))
+            reachability.update(isReachable: true)
+            let delivered = await Self.firstDelivery(in: events, within: .seconds(20))
+            await server.shutdown()
+            #expect(delivered == item.id)
+            #expect(ledger.applied["g"] == [0])
+            #expect(try outbox.pending.isEmpty)
+            await outbox.close()
+        }
+    }
+
+    /// The first item `events` says was delivered, or `nil` when none is within `limit`.
+    static func firstDelivery(in events: AsyncStream<OutboxEvent>, within limit: Duration) async -> UUID? {
+        await withTaskGroup(of: UUID?.self) { group in
+            group.addTask {
+                for await event in events {
+                    if case .delivered(let item, _, _) = event { return item.id }
+                }
+                return nil
+            }
+            group.addTask {
+                try? await Deadline.sleep(for: limit)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
     @Test func aFullOutboxRefusesTyped() throws {
         let store = MemoryOutboxStore(limits: OutboxLimits(maxItems: 2))
         let outbox = Outbox(
