@@ -427,7 +427,7 @@ func example_Strata_Features_Outbox_Reachability_1() async throws {
     let networker = Networker(transport: MockTransport())
     // doc-example: Sources/Strata/Features/Outbox/Reachability.swift#1
     let reachability = Reachability()  // on Apple platforms, `Reachability.systemNetworkPath()`
-    let outbox = Outbox(networker: networker, policy: OutboxPolicy(reachability: reachability))
+    let outbox = Outbox(networker: networker, policy: OutboxPolicy(isReachable: { reachability.isReachable }))
     reachability.wakes(outbox)
     reachability.update(isReachable: false)  // from the app's own probe, on Linux
     // end doc-example
@@ -1716,7 +1716,7 @@ func example_Strata_Documentation_docc_OfflineWrites_platforms() async throws {
     let networker = Networker(transport: MockTransport())
     // doc-example: Sources/Strata/Documentation.docc/OfflineWrites.md#platforms
     let reachability = Reachability()
-    let outbox = Outbox(networker: networker, policy: OutboxPolicy(reachability: reachability))
+    let outbox = Outbox(networker: networker, policy: OutboxPolicy(isReachable: { reachability.isReachable }))
     reachability.wakes(outbox)
     // end doc-example
     _ = reachability

@@ -81,6 +81,15 @@ struct OutboxIntegrationTests {
         }
     }
 
+    /// The URL of a server that stopped: nothing listens there until a server starts again
+    /// on its port.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    static func stoppedServer(_ ledger: Ledger) async throws -> URL {
+        let server = try await TestServer.start(configure: routes(ledger))
+        await server.shutdown()
+        return server.baseURL
+    }
+
     static func endpoint(_ base: URL, group: String, index: Int) -> Endpoint<Data> {
         Endpoint(
             RequestDescription(
@@ -94,10 +103,7 @@ struct OutboxIntegrationTests {
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func itemsEnqueuedWhileTheServerIsDownAreAppliedOnceInOrderPerGroup(_ kind: TransportKind) async throws {
         let ledger = Ledger()
-        // A port a server had: nothing listens there until the server starts again.
-        let first = try await TestServer.start(configure: Self.routes(ledger))
-        let base = first.baseURL
-        await first.shutdown()
+        let base = try await Self.stoppedServer(ledger)
         try await kind.with { transport in
             let networker = Networker(transport: transport)
             let outbox = Outbox(networker: networker, policy: Self.quickPolicy)
@@ -246,14 +252,12 @@ struct OutboxIntegrationTests {
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func aNetworkThatComesBackWakesTheOutboxAtOnce(_ kind: TransportKind) async throws {
         let ledger = Ledger()
-        let first = try await TestServer.start(configure: Self.routes(ledger))
-        let base = first.baseURL
-        await first.shutdown()
+        let base = try await Self.stoppedServer(ledger)
         try await kind.with { transport in
             let reachability = Reachability(isReachable: false)
             // Backoffs of an hour: only the reachability's wake-up can bring the item out.
             let policy = OutboxPolicy(
-                initialBackoff: .seconds(3600), maxBackoff: .seconds(3600), reachability: reachability)
+                initialBackoff: .seconds(3600), maxBackoff: .seconds(3600), isReachable: { reachability.isReachable })
             let outbox = Outbox(networker: Networker(transport: transport), policy: policy, startsPaused: true)
             reachability.wakes(outbox)
             let events = outbox.events

@@ -7,11 +7,11 @@ import Foundation
 /// Whether the network can be reached, as the app learns it, and the outboxes to wake
 /// when it can again: an ``Outbox`` waiting out a backoff after a failed attempt tries at
 /// once when ``update(isReachable:)`` says the network is back, and waits without sending
-/// while it says it is not (through ``OutboxPolicy/isReachable``).
+/// while it says it is not (read by ``OutboxPolicy/isReachable``).
 ///
 /// ```swift
 /// let reachability = Reachability()  // on Apple platforms, `Reachability.systemNetworkPath()`
-/// let outbox = Outbox(networker: networker, policy: OutboxPolicy(reachability: reachability))
+/// let outbox = Outbox(networker: networker, policy: OutboxPolicy(isReachable: { reachability.isReachable }))
 /// reachability.wakes(outbox)
 /// reachability.update(isReachable: false)  // from the app's own probe, on Linux
 /// ```
@@ -81,21 +81,3 @@ public final class Reachability: Sendable {
         }
     }
 #endif
-
-extension OutboxPolicy {
-    /// A policy whose ``isReachable`` reads `reachability`; see ``init(initialBackoff:maxBackoff:maxRetryAfter:maxFailedAttempts:deadLetterAction:isReachable:)``
-    /// for the rest.
-    public init(
-        initialBackoff: Duration = .seconds(1),
-        maxBackoff: Duration = .seconds(300),
-        maxRetryAfter: Duration = .seconds(3600),
-        maxFailedAttempts: Int? = nil,
-        deadLetterAction: DeadLetterAction = .continueGroup,
-        reachability: Reachability
-    ) {
-        self.init(
-            initialBackoff: initialBackoff, maxBackoff: maxBackoff, maxRetryAfter: maxRetryAfter,
-            maxFailedAttempts: maxFailedAttempts, deadLetterAction: deadLetterAction,
-            isReachable: { reachability.isReachable })
-    }
-}
