@@ -1711,7 +1711,7 @@ func example_Strata_Documentation_docc_OfflineWrites_overview() async throws {
     _ = item
 }
 
-/// `Sources/Strata/Documentation.docc/OfflineWrites.md`, example platforms (line 89).
+/// `Sources/Strata/Documentation.docc/OfflineWrites.md`, example platforms (line 91).
 func example_Strata_Documentation_docc_OfflineWrites_platforms() async throws {
     let networker = Networker(transport: MockTransport())
     // doc-example: Sources/Strata/Documentation.docc/OfflineWrites.md#platforms

@@ -93,7 +93,7 @@ struct FaultServerTests {
 /// A fault server shutting down while connections keep arriving finishes every one it
 /// set up: a connection set up as the listener closes never reaches the accept loop,
 /// and freed unfinished it would trap in SwiftNIO.
-@Suite("Fault server shutdown", .isTimed)
+@Suite("Fault server shutdown", .runsAlone)
 struct FaultServerShutdownTests {
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test func shutdownWhileConnectionsArriveLeavesNoneOpen() async throws {

@@ -68,6 +68,12 @@ struct OutboxIntegrationTests {
                         status: .unprocessableContent,
                         body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"error":"invalid note"}"#)))
                 }
+                if group == "file" {
+                    let bytes = try await request.body.collect(upTo: 1 << 20)
+                    guard bytes.readableBytesView.elementsEqual(Self.fileBytes) else {
+                        return Response(status: .badRequest)
+                    }
+                }
                 if group == "auth", request.headers[.authorization] != "Bearer fresh" {
                     ledger.refuse(group: group)
                     return Response(status: .unauthorized)
@@ -81,13 +87,26 @@ struct OutboxIntegrationTests {
         }
     }
 
-    /// The URL of a server that stopped: nothing listens there until a server starts again
-    /// on its port.
-    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
-    static func stoppedServer(_ ledger: Ledger) async throws -> URL {
-        let server = try await TestServer.start(configure: routes(ledger))
-        await server.shutdown()
-        return server.baseURL
+    /// A server that is down until ``start(_:)``: its port refuses connections, held
+    /// (``ClosedPort``) so that no other test's server takes it meanwhile.
+    final class DownServer {
+        private var closed: ClosedPort?
+        let port: Int
+        let base: URL
+
+        init() throws {
+            let closed = try ClosedPort()
+            self.closed = closed
+            port = closed.port
+            base = URL(string: "http://127.0.0.1:\(closed.port)")!
+        }
+
+        /// Lets the port go and starts a server with `ledger`'s routes on it at once.
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+        func start(_ ledger: Ledger) async throws -> TestServer {
+            closed = nil
+            return try await TestServer.start(port: port, configure: routes(ledger))
+        }
     }
 
     static func endpoint(_ base: URL, group: String, index: Int) -> Endpoint<Data> {
@@ -97,13 +116,17 @@ struct OutboxIntegrationTests {
                 parameters: Note(index: index)))
     }
 
+    /// The body the `file` group expects.
+    static let fileBytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+
     static let quickPolicy = OutboxPolicy(initialBackoff: .milliseconds(20), maxBackoff: .milliseconds(100))
 
     @Test(arguments: TransportKind.allCases)
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func itemsEnqueuedWhileTheServerIsDownAreAppliedOnceInOrderPerGroup(_ kind: TransportKind) async throws {
         let ledger = Ledger()
-        let base = try await Self.stoppedServer(ledger)
+        let down = try DownServer()
+        let base = down.base
         try await kind.with { transport in
             let networker = Networker(transport: transport)
             let outbox = Outbox(networker: networker, policy: Self.quickPolicy)
@@ -122,7 +145,7 @@ struct OutboxIntegrationTests {
             await outbox.drain()
             #expect(ledger.timesSeen.isEmpty)
             #expect(try outbox.pending.count == 200)
-            let server = try await TestServer.start(port: base.port ?? 0, configure: Self.routes(ledger))
+            let server = try await down.start(ledger)
             await outbox.drain()
             await server.shutdown()
             #expect(try outbox.pending.isEmpty)
@@ -252,7 +275,8 @@ struct OutboxIntegrationTests {
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func aNetworkThatComesBackWakesTheOutboxAtOnce(_ kind: TransportKind) async throws {
         let ledger = Ledger()
-        let base = try await Self.stoppedServer(ledger)
+        let down = try DownServer()
+        let base = down.base
         try await kind.with { transport in
             let reachability = Reachability(isReachable: false)
             // Backoffs of an hour: only the reachability's wake-up can bring the item out.
@@ -264,7 +288,7 @@ struct OutboxIntegrationTests {
             let item = try outbox.enqueue(Self.endpoint(base, group: "g", index: 0), group: "g")
             await outbox.drain()
             #expect(try outbox.pending.map(\.id) == [item.id])
-            let server = try await TestServer.start(port: base.port ?? 0, configure: Self.routes(ledger))
+            let server = try await down.start(ledger)
             reachability.update(isReachable: true)
             let delivered = await Self.firstDelivery(in: events, within: .seconds(20))
             await server.shutdown()
@@ -291,6 +315,41 @@ struct OutboxIntegrationTests {
             let first = await group.next() ?? nil
             group.cancelAll()
             return first
+        }
+    }
+
+    @Test
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    func aFileBodyIsReadWhenSentAndAMissingFileIsADeadLetter() async throws {
+        let ledger = Ledger()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-outbox-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let photo = directory.appendingPathComponent("photo.bin")
+        let gone = directory.appendingPathComponent("gone.bin")
+        try Data(Self.fileBytes).write(to: photo)
+        try Data(Self.fileBytes).write(to: gone)
+        try await TestServer.with(configure: Self.routes(ledger)) { server in
+            try await TransportKind.asyncHTTPClient.with { transport in
+                let outbox = Outbox(
+                    networker: Networker(transport: transport), policy: Self.quickPolicy, startsPaused: true)
+                for (index, file) in [photo, gone].enumerated() {
+                    let url = server.baseURL.appendingPathComponent("outbox/file/\(index)")
+                    try outbox.enqueue(
+                        Endpoint<Data>(
+                            RequestDescription(route: FixedURLRoute(target: url), method: .post, body: .file(file))),
+                        group: "file")
+                }
+                try FileManager.default.removeItem(at: gone)
+                #expect(try outbox.pending.map(\.bodyFile) == [photo, gone])
+                #expect(try outbox.pending.map(\.body) == [nil, nil])
+                await outbox.drain()
+                #expect(ledger.applied["file"] == [0])
+                let letters = try outbox.deadLetters
+                #expect(letters.map(\.item.path) == ["/outbox/file/1"])
+                #expect(letters.first?.reason.hasPrefix("the body's file: ") == true)
+                await outbox.close()
+            }
         }
     }
 

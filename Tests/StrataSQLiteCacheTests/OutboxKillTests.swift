@@ -16,7 +16,7 @@ import Testing
 
 /// An outbox on SQLite whose process is killed (SIGKILL) again and again while it
 /// delivers: no item is lost, and the server applies each exactly once.
-@Suite("Outbox killed while it delivers", .serialized)
+@Suite("Outbox killed while it delivers", .serialized, .runsAlone)
 struct OutboxKillTests {
     /// The store a child process delivers from; set only in such a child.
     static let storeVariable = "STRATA_OUTBOX_CHILD_STORE"

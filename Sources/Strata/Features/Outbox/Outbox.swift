@@ -92,7 +92,9 @@ public final class Outbox: Sendable {
     /// and returns at once; the outbox delivers it in the background. The endpoint's
     /// parse function is not used: the answer is an ``OutboxEvent``.
     /// - Parameters:
-    ///   - endpoint: the request; its body must be bytes (not a stream).
+    ///   - endpoint: the request; its body is stored as bytes, or as a reference to its
+    ///     file (``RequestBody/file(_:contentType:)``, read when the item is sent); a
+    ///     stream cannot be stored.
     ///   - group: the items of one group are delivered in order, one at a time.
     /// - Returns: the item as stored.
     /// - Throws: ``StrataError`` of kind ``StrataError/Kind/invalidURL`` or
@@ -117,15 +119,12 @@ public final class Outbox: Sendable {
     public func enqueue(_ request: EncodedRequest, group: String = "", attributes: [String: String] = [:]) throws
         -> OutboxItem
     {
-        let body: Data?
-        if let messageBody = request.body {
-            guard let bytes = messageBody.bufferedData else { throw OutboxError.bodyNotStorable }
-            body = bytes
-        } else {
-            body = nil
-        }
+        let body = request.body?.bufferedData
+        let bodyFile = body == nil ? request.body?.file : nil
+        if request.body != nil, body == nil, bodyFile == nil { throw OutboxError.bodyNotStorable }
         let item = try store.append(
-            OutboxItem(request: request, body: body, group: group, attributes: attributes, now: Date()))
+            OutboxItem(
+                request: request, body: body, bodyFile: bodyFile, group: group, attributes: attributes, now: Date()))
         emit(.enqueued(item))
         deliver(group)
         return item
@@ -296,11 +295,19 @@ public final class Outbox: Sendable {
         guard let request = item.request else {
             return refuse(item, status: nil, response: nil, body: Data(), reason: "the stored request is damaged")
         }
+        let requestBody: MessageBody?
+        do {
+            requestBody =
+                try item.body.map { MessageBody($0) } ?? item.bodyFile.map { try RequestBody.file($0).encoded().0 }
+        } catch {
+            return refuse(item, status: nil, response: nil, body: Data(), reason: "the body's file: \(error)")
+        }
         let failure: OutboxFailure
         do {
-            let (response, body) = try await networker.send(
-                request, body: item.body.map { MessageBody($0) }, attributes: item.attributes)
-            let bytes = (try? await body.collect(upTo: networker.configuration.errorBodyLimit)) ?? Data()
+            let (response, body) = try await networker.send(request, body: requestBody, attributes: item.attributes)
+            // The answer's first bytes, as an error keeps them: the events and dead letters
+            // carry them, and a dead letter is stored.
+            let bytes = await body.prefix(networker.configuration.errorBodyLimit)
             switch OutboxVerdict(status: response.status.code) {
             case .delivered:
                 try? store.remove(item.id)

@@ -42,8 +42,12 @@ public struct OutboxItem: Sendable, Hashable, Codable, Identifiable {
     public let path: String
     /// The header fields sent, the `Idempotency-Key` among them.
     public let fields: [Field]
-    /// The body, or `nil` for none.
+    /// The body, or `nil` for none (or a file).
     public let body: Data?
+    /// The file whose bytes are the body, read when the item is sent (a request with a
+    /// ``RequestBody/file(_:contentType:)`` body); `nil` for none. The file must still be
+    /// there then: a missing one makes the item a dead letter.
+    public let bodyFile: URL?
     /// The attributes the client's steps see (``Endpoint/attributes``).
     public let attributes: [String: String]
     /// The `Idempotency-Key` every attempt carries.
@@ -73,7 +77,9 @@ public struct OutboxItem: Sendable, Hashable, Codable, Identifiable {
     }
 
     /// Creates an item from an encoded request; `sequence` is the store's to give.
-    init(request: EncodedRequest, body: Data?, group: String, attributes: [String: String], now: Date) {
+    init(
+        request: EncodedRequest, body: Data?, bodyFile: URL?, group: String, attributes: [String: String], now: Date
+    ) {
         var head = request.head
         let key = head.headerFields[RetryPolicy.idempotencyKey] ?? UUID().uuidString
         head.headerFields[RetryPolicy.idempotencyKey] = key
@@ -86,6 +92,7 @@ public struct OutboxItem: Sendable, Hashable, Codable, Identifiable {
         self.path = head.path ?? "/"
         self.fields = head.headerFields.map { Field(name: $0.name.rawName, value: $0.value) }
         self.body = body
+        self.bodyFile = bodyFile
         self.attributes = attributes
         self.idempotencyKey = key
         self.enqueuedAt = now

@@ -61,7 +61,8 @@ public struct OutboxLimits: Sendable, Hashable, Codable {
 public enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The outbox holds as much as its limits allow; the request was not added.
     case full(limits: OutboxLimits)
-    /// The request's body is a stream that cannot be read twice; an outbox stores bytes.
+    /// The request's body is a stream that cannot be read twice; an outbox stores bytes
+    /// or a file reference.
     case bodyNotStorable
     /// No pending item or dead letter has this identity.
     case notFound(UUID)
@@ -71,7 +72,7 @@ public enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .full(let limits):
             "the outbox is full (at most \(limits.maxItems) items and \(limits.maxBytes) bytes)"
-        case .bodyNotStorable: "the request's body is a stream, which an outbox cannot store"
+        case .bodyNotStorable: "the request's body is a stream, which an outbox cannot store (bytes or a file can be)"
         case .notFound(let id): "no outbox item \(id)"
         }
     }
