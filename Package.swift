@@ -25,7 +25,7 @@ enum Integration: String, CaseIterable {
             switch self {
             case .grpc: "StrataGRPC: gRPC calls through Strata's models and policies (grpc-swift 2, SwiftProtobuf)."
             case .openAPI: "StrataOpenAPI: generated OpenAPI clients over Strata, and the other way (OpenAPIRuntime)."
-            case .sqliteCache: "StrataSQLiteCache: a persistent HTTP cache store on SQLite (GRDB)."
+            case .sqliteCache: "StrataSQLiteCache: the HTTP cache, cookies and outbox stored on SQLite (GRDB)."
             case .swinject: "StrataSwinject: a Swinject assembly for the client and its parts (Swinject)."
             case .observability:
                 "StrataObservability: spans and metrics per attempt (swift-distributed-tracing, swift-metrics)."

@@ -101,6 +101,13 @@ class Context:
     returns: tuple[str, str] | None = None
 
 
+#: The placeholder of the many examples that name only a client.
+A_NETWORKER = Context(
+    declarations="""
+    let networker = Networker(transport: MockTransport())
+    """
+)
+
 # Keyed by "path#n". Keep each entry to what the example names but does not declare.
 CONTEXT: dict[str, Context] = {
     # --- Strata ---
@@ -127,11 +134,7 @@ CONTEXT: dict[str, Context] = {
         let socket = try await networker.webSocket(RequestDescription(route: "wss://example.com/prices"))
         """
     ),
-    "Sources/Strata/Features/WebSockets/WebSocket.swift#1": Context(
-        declarations="""
-        let networker = Networker(transport: MockTransport())
-        """
-    ),
+    "Sources/Strata/Features/WebSockets/WebSocket.swift#1": A_NETWORKER,
     "Sources/Strata/Features/WebSockets/WebSocketReconnection.swift#1": Context(
         declarations="""
         let networker = Networker(transport: MockTransport())
@@ -253,16 +256,8 @@ CONTEXT: dict[str, Context] = {
         struct Badge: Decodable { let unread: Int }
         """
     ),
-    "Sources/Strata/Features/Outbox/Outbox.swift#1": Context(
-        declarations="""
-        let networker = Networker(transport: MockTransport())
-        """
-    ),
-    "Sources/Strata/Features/Outbox/Reachability.swift#1": Context(
-        declarations="""
-        let networker = Networker(transport: MockTransport())
-        """
-    ),
+    "Sources/Strata/Features/Outbox/Outbox.swift#1": A_NETWORKER,
+    "Sources/Strata/Features/Outbox/Reachability.swift#1": A_NETWORKER,
     "Sources/Strata/Features/RateLimits/RateLimitMiddleware.swift#1": Context(
         declarations="""
         let transport = MockTransport()
@@ -454,16 +449,8 @@ CONTEXT: dict[str, Context] = {
         let endpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/report"))
         """
     ),
-    "Sources/Strata/Documentation.docc/OfflineWrites.md#overview": Context(
-        declarations="""
-        let networker = Networker(transport: MockTransport())
-        """
-    ),
-    "Sources/Strata/Documentation.docc/OfflineWrites.md#platforms": Context(
-        declarations="""
-        let networker = Networker(transport: MockTransport())
-        """
-    ),
+    "Sources/Strata/Documentation.docc/OfflineWrites.md#overview": A_NETWORKER,
+    "Sources/Strata/Documentation.docc/OfflineWrites.md#platforms": A_NETWORKER,
     "Sources/Strata/Documentation.docc/Resilience.md#overview": Context(
         declarations="""
         let transport = MockTransport()
@@ -698,11 +685,7 @@ CONTEXT: dict[str, Context] = {
         let fixture = FileManager.default.temporaryDirectory.appendingPathComponent("user.har")
         """
     ),
-    "Sources/Strata/Documentation.docc/Transfers.md#overview": Context(
-        declarations="""
-        let networker = Networker(transport: MockTransport())
-        """
-    ),
+    "Sources/Strata/Documentation.docc/Transfers.md#overview": A_NETWORKER,
     # Run by DocExamplesRunTests: the demo server's file, cut halfway and resumed in the call.
     "Sources/Strata/Documentation.docc/Transfers.md#overview-2": Context(
         parameters="networker: Networker, movieEndpoint: Endpoint<Data>",
@@ -713,27 +696,15 @@ CONTEXT: dict[str, Context] = {
         let exportURL = URL(fileURLWithPath: "/tmp/export.jsonl")
         """
     ),
-    "Sources/Strata/Documentation.docc/Migrating.md#from-alamofires-websocketrequest-2": Context(
-        declarations="""
-        let networker = Networker(transport: MockTransport())
-        """
-    ),
-    "Sources/Strata/Documentation.docc/WebSockets.md#overview": Context(
-        declarations="""
-        let networker = Networker(transport: MockTransport())
-        """
-    ),
+    "Sources/Strata/Documentation.docc/Migrating.md#from-alamofires-websocketrequest-2": A_NETWORKER,
+    "Sources/Strata/Documentation.docc/WebSockets.md#overview": A_NETWORKER,
     "Sources/Strata/Documentation.docc/WebSockets.md#the-handshake-is-a-call": Context(
         declarations="""
         let savedToken = "saved"
         @Sendable func renewToken(_ token: String) async throws -> BearerToken { BearerToken("renewed-\\(token)") }
         """
     ),
-    "Sources/Strata/Documentation.docc/WebSockets.md#messages-as-models": Context(
-        declarations="""
-        let networker = Networker(transport: MockTransport())
-        """
-    ),
+    "Sources/Strata/Documentation.docc/WebSockets.md#messages-as-models": A_NETWORKER,
     "Sources/Strata/Documentation.docc/WebSockets.md#reconnection": Context(
         declarations="""
         let networker = Networker(transport: MockTransport())

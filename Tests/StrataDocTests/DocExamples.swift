@@ -18,7 +18,7 @@
 // - Sources/StrataGRPC/Documentation.docc/StrataGRPC.md#overview (line 22): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/StrataObservability/Documentation.docc/StrataObservability.md#overview (line 20): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/StrataOpenAPI/Documentation.docc/StrataOpenAPI.md#overview (line 19): Package.swift lines: PackageDescription cannot be imported by a test
-// - Sources/StrataSQLiteCache/Documentation.docc/StrataSQLiteCache.md#overview (line 19): Package.swift lines: PackageDescription cannot be imported by a test
+// - Sources/StrataSQLiteCache/Documentation.docc/StrataSQLiteCache.md#overview (line 25): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/StrataSwinject/Documentation.docc/StrataSwinject.md#overview (line 17): Package.swift lines: PackageDescription cannot be imported by a test
 
 import AsyncHTTPClient

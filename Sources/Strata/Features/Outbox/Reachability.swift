@@ -21,8 +21,8 @@ public final class Reachability: Sendable {
         var outboxes: [WeakOutbox] = []
     }
 
-    private struct WeakOutbox: @unchecked Sendable {
-        // `@unchecked`: a weak reference to a `Sendable` class, only read under the lock.
+    /// An outbox this does not keep alive. It lives only inside `state`, under its lock.
+    private struct WeakOutbox {
         weak var outbox: Outbox?
     }
 
