@@ -75,7 +75,7 @@ struct AsyncHTTPClientTransportTests {
     @Test func streamsABodyOfKnownLengthWithContentLength() async throws {
         try await withTransport { transport, server in
             let chunks = makeChunks()
-            let expected = chunks.reduce(Data(), +)
+            let expected = chunks.reduce(into: Data()) { $0.append($1) }
             let body = MessageBody(length: Int64(expected.count)) { chunkStream(chunks) }
 
             let (_, responseBody) = try await transport.send(
@@ -92,7 +92,7 @@ struct AsyncHTTPClientTransportTests {
     @Test func streamsABodyOfUnknownLengthChunked() async throws {
         try await withTransport { transport, server in
             let chunks = makeChunks()
-            let expected = chunks.reduce(Data(), +)
+            let expected = chunks.reduce(into: Data()) { $0.append($1) }
             let body = MessageBody(length: nil, streaming: chunkStream(chunks))
 
             let (_, responseBody) = try await transport.send(

@@ -11,7 +11,9 @@ import Testing
         _ transport: any Transport,
         maxBackoff: Duration = .milliseconds(20),
         budget: RetryBudget? = RetryBudget(),
-        timeout: Duration = .seconds(10),
+        // Far past what any test here takes: a deadline is the subject only where a test sets
+        // one, and a loaded two-core machine (ThreadSanitizer) can stall a call for seconds.
+        timeout: Duration = .seconds(60),
         attemptTimeout: Duration? = nil
     ) -> Networker {
         var configuration = Networker.Configuration()
@@ -154,14 +156,14 @@ import Testing
         }
     }
 
-    /// A 30 s wait asked for with 5 s left: the wait would outlast the call, so the 503
+    /// A 30 s wait asked for with under 20 s left: the wait would outlast the call, so the 503
     /// comes back at once instead of a timeout later.
     @Test(arguments: TransportKind.allCases)
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func theDeadlineSpansTheAttempts(_ kind: TransportKind) async throws {
         try await FaultServer.with { server in
             try await kind.with { transport in
-                let networker = Self.networker(transport, maxBackoff: .seconds(60), timeout: .seconds(5))
+                let networker = Self.networker(transport, maxBackoff: .seconds(60), timeout: .seconds(20))
                 var endpoint = Self.endpoint(server, .unavailable)
                 endpoint.retry = .custom { _ in .retryAfter(.seconds(30)) }
                 let error = await #expect(throws: StrataError.self) { try await networker.send(endpoint) }

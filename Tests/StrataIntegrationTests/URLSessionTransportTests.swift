@@ -103,7 +103,7 @@ struct URLSessionTransportTests {
         try await TestServer.with { server in
             let request = try Self.request(method, server, "/echo/stream")
             let chunks = [Data("first,".utf8), Self.pattern(count: 5000), Data(), Data("last".utf8)]
-            let expected = chunks.reduce(Data(), +)
+            let expected = chunks.reduce(into: Data()) { $0.append($1) }
             let body = MessageBody(length: nil) {
                 AsyncStream<Data> { continuation in
                     for chunk in chunks { continuation.yield(chunk) }

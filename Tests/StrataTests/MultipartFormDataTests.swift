@@ -219,13 +219,13 @@ import Testing
 
         for chunkSize in [7, 4096, 64 * 1024, 10_000_000] {
             let chunks = try await collect(form.makeChunks(chunkSize: chunkSize))
-            #expect(chunks.reduce(Data(), +) == expected, "chunk size \(chunkSize)")
+            #expect(chunks.reduce(into: Data()) { $0.append($1) } == expected, "chunk size \(chunkSize)")
             #expect(chunks.dropLast().allSatisfy { $0.count == chunkSize })
             #expect(chunks.last.map { (1...chunkSize).contains($0.count) } == true)
         }
         let defaultChunks = try await collect(form.makeChunks())
         #expect(defaultChunks.count == 4)
-        #expect(defaultChunks.reduce(Data(), +) == expected)
+        #expect(defaultChunks.reduce(into: Data()) { $0.append($1) } == expected)
     }
 
     @Test func nonPositiveChunkSizesCountAsOne() async throws {
@@ -233,7 +233,7 @@ import Testing
         form.append("x", name: "y")
         let chunks = try await collect(form.makeChunks(chunkSize: 0))
         #expect(chunks.allSatisfy { $0.count == 1 })
-        #expect(chunks.reduce(Data(), +) == (try form.encodedData()))
+        #expect(chunks.reduce(into: Data()) { $0.append($1) } == (try form.encodedData()))
     }
 
     @Test func theStreamCanBeConsumedTwice() async throws {
@@ -250,8 +250,8 @@ import Testing
         let secondHead = try await second.next()
         #expect(firstHead == secondHead)
 
-        let whole = try await collect(chunks).reduce(Data(), +)
-        let again = try await collect(chunks).reduce(Data(), +)
+        let whole = try await collect(chunks).reduce(into: Data()) { $0.append($1) }
+        let again = try await collect(chunks).reduce(into: Data()) { $0.append($1) }
         #expect(whole == again)
         #expect(whole == (try form.encodedData()))
     }
