@@ -468,6 +468,10 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
                 "StrataCompression",
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),  // the HTTP/2 server of HTTPVersionTests
+                // The resumable upload tests' server: Apple's implementation of the draft.
+                .product(name: "NIOResumableUpload", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // The wss test's server.
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -649,6 +649,13 @@ CONTEXT: dict[str, Context] = {
         let photoURL = FileManager.default.temporaryDirectory.appendingPathComponent("photo.jpg")
         """
     ),
+    "Sources/Strata/Features/Transfers/ResumableUploads/Networker+ResumableUpload.swift#1": Context(
+        declarations="""
+        struct Receipt: Codable, Sendable { var id: Int }
+        let networker = Networker(transport: MockTransport())
+        let clipURL = FileManager.default.temporaryDirectory.appendingPathComponent("clip.mp4")
+        """
+    ),
     "Sources/Strata/Documentation.docc/Observability.md#overview": Context(
         declarations="""
         let transport = MockTransport()

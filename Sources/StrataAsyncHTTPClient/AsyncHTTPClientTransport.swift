@@ -224,7 +224,7 @@ public struct AsyncHTTPClientTransport: Transport {
     /// released with the request); the body is read within the caller's deadline, which
     /// the `Networker` enforces by cancelling the reading task.
     /// A request that fails because its pooled connection had closed before the request
-    /// was written (nothing reached the server), or, for an idempotent method, because bytes
+    /// was written (nothing reached the server: none of its body was read), or, for an idempotent method, because bytes
     /// an earlier response left on the connection arrived as a response nobody asked for,
     /// is sent again on another connection (up to three times), when its body can be read
     /// again.
@@ -244,12 +244,20 @@ public struct AsyncHTTPClientTransport: Transport {
         var sends = 1
         let response: HTTPClientResponse
         while true {
+            // Whether AsyncHTTPClient read any of the body: then the head went out, and
+            // bytes of the body may have reached the server.
+            let bodyRead = Locked(false)
+            let watchedBody = body.map { body in
+                body.watched { (chunk: { _ in bodyRead.withLock { $0 = true } }, end: { _ in }) }
+            }
             do {
                 response = try await execute(
-                    request, body: body, deadline: deadline, on: route?.owner.client ?? client)
+                    request, body: watchedBody, deadline: deadline, on: route?.owner.client ?? client)
                 break
             } catch {
-                guard sends < Self.maximumSends, Self.wasStaleConnection(error, for: request, body: body) else {
+                guard sends < Self.maximumSends, !bodyRead.withLock({ $0 }),
+                    Self.wasStaleConnection(error, for: request, body: body)
+                else {
                     let classified = TransportErrorClassifier.classify(error, deadline: deadline)
                     guard let route, let transportError = classified as? TransportError else { throw classified }
                     throw transportError.through(route.server, to: request.authority ?? "")

@@ -578,6 +578,25 @@ func example_Strata_Features_Transfers_Networker_Upload_1() async throws {
     _ = receipt
 }
 
+// MARK: - Sources/Strata/Features/Transfers/ResumableUploads/Networker+ResumableUpload.swift
+
+/// `Sources/Strata/Features/Transfers/ResumableUploads/Networker+ResumableUpload.swift`, example 1 (line 40).
+func example_Strata_Features_Transfers_ResumableUploads_Networker_ResumableUpload_1() async throws {
+    struct Receipt: Codable, Sendable { var id: Int }
+    let networker = Networker(transport: MockTransport())
+    let clipURL = FileManager.default.temporaryDirectory.appendingPathComponent("clip.mp4")
+    // doc-example: Sources/Strata/Features/Transfers/ResumableUploads/Networker+ResumableUpload.swift#1
+    let video = Endpoint<Receipt>(
+        RequestDescription(route: "https://api.example.com/videos", method: .post), decoding: Receipt.self)
+    let result = try await networker.upload(video, from: clipURL) { progress in
+        print("\(Int((progress.fraction ?? 0) * 100)) %")
+    }
+    print(result.response.value, "continued from byte", result.resumedFrom)
+    // end doc-example
+    _ = video
+    _ = result
+}
+
 // MARK: - Sources/Strata/Features/WebSockets/DecodedWebSocketMessages.swift
 
 /// `Sources/Strata/Features/WebSockets/DecodedWebSocketMessages.swift`, example 1 (line 52).

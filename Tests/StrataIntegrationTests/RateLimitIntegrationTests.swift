@@ -3,11 +3,12 @@ import HTTPTypes
 import Hummingbird
 import Strata
 import StrataTestServer
+import StrataTestSupport
 import Testing
 
 /// ``RateLimitMiddleware`` against servers on 127.0.0.1 on both transports: the servers
 /// note when each request arrives, and the timings are read there.
-@Suite("Rate limits against a real server")
+@Suite("Rate limits against a real server", .isTimed)
 struct RateLimitIntegrationTests {
     /// When each request arrived, by path.
     final class Arrivals: Sendable {

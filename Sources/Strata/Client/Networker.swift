@@ -201,7 +201,7 @@ public struct Networker: Sendable {
     /// The endpoint's parse of a validated response; a failure is a ``StrataError`` of
     /// kind ``StrataError/Kind/decoding`` or ``StrataError/Kind/mapping``, by the model
     /// layer that failed.
-    private func parse<Response>(
+    func parse<Response>(
         _ body: Data,
         of head: HTTPResponse,
         for request: HTTPRequest,
@@ -266,6 +266,15 @@ public struct Networker: Sendable {
         for context: MiddlewareContext
     ) throws(StrataError) -> EncodedRequest {
         context.call.update { $0.encodingStarted() }
+        return try encode(request, jsonEncoder: jsonEncoder)
+    }
+
+    /// Builds the URL and encodes the parameters of `request`, with `jsonEncoder` (the
+    /// configuration's when `nil`).
+    func encode(
+        _ request: RequestDescription<any URLRouteProvider>,
+        jsonEncoder: JSONEncoder?
+    ) throws(StrataError) -> EncodedRequest {
         let url: URL
         do {
             url = try request.route.url()

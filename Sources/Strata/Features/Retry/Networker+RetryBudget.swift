@@ -19,15 +19,26 @@ extension RetryMiddleware {
     func waitToContinue(
         after error: StrataError, method: HTTPRequest.Method, rule: RetryRule?, continued: Int
     ) -> Duration? {
-        guard error.kind == .transport, error.phase == .readingBody,
-            let failure = error.underlying as? TransportError, policy.failures.contains(failure.kind),
-            continued + 1 < policy.maxAttempts
+        let methodAllowed =
+            switch rule {
+            case .withIdempotencyKey: true
+            default: policy.methods.contains(method)
+            }
+        guard error.phase == .readingBody, methodAllowed else { return nil }
+        return waitToResume(after: error, rule: rule, continued: continued)
+    }
+
+    /// How long to wait before a feature that continues where the server's bytes end (a
+    /// resumable upload, whose offset makes its requests safe to send again whatever their
+    /// method) tries again, or `nil` when it should not: the exchange failed, at any phase,
+    /// with one of the policy's ``RetryPolicy/failures``, the endpoint's `rule` is not
+    /// ``RetryRule/never``, the continuations so far (`continued`) leave an attempt under
+    /// the policy's limit, and the budget has a retry left (withdrawn here).
+    func waitToResume(after error: StrataError, rule: RetryRule?, continued: Int) -> Duration? {
+        guard error.kind == .transport, let failure = error.underlying as? TransportError,
+            policy.failures.contains(failure.kind), continued + 1 < policy.maxAttempts
         else { return nil }
-        switch rule {
-        case .never: return nil
-        case .withIdempotencyKey: break
-        case .custom, nil: guard policy.methods.contains(method) else { return nil }
-        }
+        if case .never = rule { return nil }
         guard budget?.withdraw() ?? true else { return nil }
         return policy.backoff(after: continued + 1)
     }

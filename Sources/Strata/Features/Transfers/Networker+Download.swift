@@ -194,14 +194,8 @@ extension Networker {
                 completed += Int64(chunk.count)
                 reporter.report(completed)
             }
-        } catch let error as StrataError {
-            throw error
-        } catch is CancellationError {
-            throw StrataError(.cancelled, response: head)
         } catch {
-            throw StrataError(
-                .transport, underlying: error as? TransportError ?? TransportError(.other, underlying: error),
-                response: head, phase: .readingBody)
+            throw .readingBody(of: head, failedWith: error)
         }
         return completed
     }
