@@ -108,6 +108,15 @@ A_NETWORKER = Context(
     """
 )
 
+# A client, a receipt type and a file, for the resumable upload examples.
+A_RESUMABLE_UPLOAD = Context(
+    declarations="""
+    struct Receipt: Codable, Sendable { var id: Int }
+    let networker = Networker(transport: MockTransport())
+    let clipURL = FileManager.default.temporaryDirectory.appendingPathComponent("clip.mp4")
+    """
+)
+
 # Keyed by "path#n". Keep each entry to what the example names but does not declare.
 CONTEXT: dict[str, Context] = {
     # --- Strata ---
@@ -649,13 +658,8 @@ CONTEXT: dict[str, Context] = {
         let photoURL = FileManager.default.temporaryDirectory.appendingPathComponent("photo.jpg")
         """
     ),
-    "Sources/Strata/Features/Transfers/ResumableUploads/Networker+ResumableUpload.swift#1": Context(
-        declarations="""
-        struct Receipt: Codable, Sendable { var id: Int }
-        let networker = Networker(transport: MockTransport())
-        let clipURL = FileManager.default.temporaryDirectory.appendingPathComponent("clip.mp4")
-        """
-    ),
+    "Sources/Strata/Features/Transfers/ResumableUploads/Networker+ResumableUpload.swift#1": A_RESUMABLE_UPLOAD,
+    "Sources/Strata/Documentation.docc/Transfers.md#resumable-uploads": A_RESUMABLE_UPLOAD,
     "Sources/Strata/Documentation.docc/Observability.md#overview": Context(
         declarations="""
         let transport = MockTransport()

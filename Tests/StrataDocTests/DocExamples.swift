@@ -2131,7 +2131,24 @@ func example_Strata_Documentation_docc_Transfers_overview_2(networker: Networker
     return result
 }
 
-/// `Sources/Strata/Documentation.docc/Transfers.md`, example compressed-uploads (line 81).
+/// `Sources/Strata/Documentation.docc/Transfers.md`, example resumable-uploads (line 78).
+func example_Strata_Documentation_docc_Transfers_resumable_uploads() async throws {
+    struct Receipt: Codable, Sendable { var id: Int }
+    let networker = Networker(transport: MockTransport())
+    let clipURL = FileManager.default.temporaryDirectory.appendingPathComponent("clip.mp4")
+    // doc-example: Sources/Strata/Documentation.docc/Transfers.md#resumable-uploads
+    let video = Endpoint<Receipt>(
+        RequestDescription(route: "https://api.example.com/videos", method: .post), decoding: Receipt.self)
+    let result = try await networker.upload(video, from: clipURL) { progress in
+        print(progress.completed, progress.total ?? -1)  // never goes back; ends at the file's size
+    }
+    print(result.response.value, result.resumedFrom, result.resumptions)
+    // end doc-example
+    _ = video
+    _ = result
+}
+
+/// `Sources/Strata/Documentation.docc/Transfers.md`, example compressed-uploads (line 140).
 func example_Strata_Documentation_docc_Transfers_compressed_uploads() async throws {
     let exportURL = URL(fileURLWithPath: "/tmp/export.jsonl")
     // doc-example: Sources/Strata/Documentation.docc/Transfers.md#compressed-uploads
