@@ -36,6 +36,8 @@ final class ResumableUploadServer: Sendable {
 
     private struct State {
         var cuts: [Int]
+        /// Whether a cut stops reading instead of closing: the client's request hangs.
+        var stalls = false
         var connections = 0
         var stored: [Stored] = []
         var bytesIn = 0
@@ -55,17 +57,18 @@ final class ResumableUploadServer: Sendable {
         self.directory = directory
     }
 
-    /// Runs `body` with a server whose connections are cut after `cuts` bytes, and always
-    /// stops it. `answer` answers the requests it returns a response for in the
-    /// protocol's place.
+    /// Runs `body` with a server whose connections are cut after `cuts` bytes (or, when
+    /// `stalls`, stop being read there), and always stops it. `answer` answers the
+    /// requests it returns a response for in the protocol's place.
     static func with<T>(
-        cuts: [Int] = [], answer: @escaping @Sendable (HTTPRequest) -> HTTPResponse? = { _ in nil },
+        cuts: [Int] = [], stalls: Bool = false,
+        answer: @escaping @Sendable (HTTPRequest) -> HTTPResponse? = { _ in nil },
         _ body: (ResumableUploadServer) async throws -> T
     ) async throws -> T {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-resumable-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let state = NIOLockedValueBox(State(cuts: cuts))
+        let state = NIOLockedValueBox(State(cuts: cuts, stalls: stalls))
         // The upload context names the server's origin, known once it is bound.
         let uploads = NIOLockedValueBox<HTTPResumableUploadContext?>(nil)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -133,7 +136,11 @@ final class ResumableUploadServer: Sendable {
                 left = 0
                 state.withLockedValue { $0.bytesIn += cut }
                 context.fireChannelRead(wrapInboundOut(slice))
-                context.close(promise: nil)
+                if state.withLockedValue({ $0.stalls }) {
+                    try? context.channel.syncOptions?.setOption(.autoRead, value: false)
+                } else {
+                    context.close(promise: nil)
+                }
             } else {
                 left = cut - count
                 state.withLockedValue { $0.bytesIn += count }

@@ -41,7 +41,7 @@ struct UploadProgress: Sendable {
     func body(of file: URL, from offset: Int64) -> MessageBody {
         MessageBody(length: total - offset) { [state] in
             state.withLock { $0.position = offset }
-            return FileSlice(file: file, offset: offset, chunkSize: 256 * 1024) { count in
+            return FileSlice(file: file, offset: offset, chunkSize: 64 * 1024) { count in
                 state.withLock { state in
                     state.position += Int64(count)
                     state.sent = max(state.sent, state.position)
