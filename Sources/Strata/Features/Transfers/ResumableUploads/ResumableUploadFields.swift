@@ -35,6 +35,17 @@ enum ResumableUploadFields {
         return nil
     }
 
+    /// The upload resource a creation's answer names (`Location`, resolved against
+    /// `base`): an absolute `http` or `https` URL with a host, or `nil`.
+    static func resource(in response: HTTPResponse, relativeTo base: URL?) -> URL? {
+        guard let location = response.headerFields[.location],
+            let resource = URL(string: location, relativeTo: base)?.absoluteURL,
+            let scheme = resource.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = resource.host, !host.isEmpty
+        else { return nil }
+        return resource
+    }
+
     /// Whether an `OPTIONS` answer says the server speaks the protocol: it names its
     /// interop version or its limits.
     static func speaksTheDraft(_ response: HTTPResponse) -> Bool {

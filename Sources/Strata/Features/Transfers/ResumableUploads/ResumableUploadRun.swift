@@ -116,8 +116,7 @@ struct ResumableUploadRun {
         // A transport that hands over the `104` (upload resumption supported) as the answer
         // gives the resource as well as the final response would.
         guard answer.status.kind == .successful || answer.status.code == 104,
-            let location = answer.headerFields[.location],
-            let resource = URL(string: location, relativeTo: template.url)?.absoluteURL
+            let resource = ResumableUploadFields.resource(in: answer, relativeTo: template.url)
         else {
             throw StrataError(
                 .unacceptableStatus, request: create, response: answer, body: body,
@@ -222,9 +221,12 @@ struct ResumableUploadRun {
         return held
     }
 
-    /// A request of the protocol to `resource`, with the endpoint's header fields.
+    /// A request of the protocol to `resource`, with the endpoint's header fields when the
+    /// resource is on the endpoint's origin (a server's `Location` elsewhere gets none of
+    /// them: they may be credentials).
     private func request(_ method: HTTPRequest.Method, _ resource: URL) -> HTTPRequest {
         var request = ResumableUploadFields.request(method, resource)
+        guard request.scheme == template.scheme, request.authority == template.authority else { return request }
         for field in template.headerFields where request.headerFields[field.name] == nil {
             request.headerFields.append(field)
         }
