@@ -224,10 +224,10 @@ public struct AsyncHTTPClientTransport: Transport {
     /// released with the request); the body is read within the caller's deadline, which
     /// the `Networker` enforces by cancelling the reading task.
     /// A request that fails because its pooled connection had closed before the request
-    /// was written (nothing reached the server: none of its body was read), or, for an idempotent method, because bytes
-    /// an earlier response left on the connection arrived as a response nobody asked for,
-    /// is sent again on another connection (up to three times), when its body can be read
-    /// again.
+    /// was written (nothing reached the server: none of a streamed body was read), or, for
+    /// an idempotent method, because bytes an earlier response left on the connection
+    /// arrived as a response nobody asked for, is sent again on another connection (up to
+    /// three times), when its body can be read again.
     /// - Throws: `CancellationError` when the task is cancelled; `TransportError` with
     ///   kind `TransportError.Kind.timedOut` once `deadline` passes before the head,
     ///   `TransportError.Kind.invalidRequest` for a request AsyncHTTPClient
@@ -244,11 +244,13 @@ public struct AsyncHTTPClientTransport: Transport {
         var sends = 1
         let response: HTTPClientResponse
         while true {
-            // Whether AsyncHTTPClient read any of the body: then the head went out, and
-            // bytes of the body may have reached the server.
+            // Whether AsyncHTTPClient read any of a streamed body: then the head went out,
+            // and bytes of the body may have reached the server. (Bytes in memory go with
+            // the head in one write, as they are.)
             let bodyRead = Locked(false)
             let watchedBody = body.map { body in
-                body.watched { (chunk: { _ in bodyRead.withLock { $0 = true } }, end: { _ in }) }
+                body.bufferedData != nil
+                    ? body : body.watched { (chunk: { _ in bodyRead.withLock { $0 = true } }, end: { _ in }) }
             }
             do {
                 response = try await execute(
