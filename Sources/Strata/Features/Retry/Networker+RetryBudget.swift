@@ -42,4 +42,14 @@ extension RetryMiddleware {
         guard budget?.withdraw() ?? true else { return nil }
         return policy.backoff(after: continued + 1)
     }
+
+    /// Waits `wait` before a feature that continues on its own (a download, a resumable
+    /// upload) tries again; a cancellation ends the wait as the call's cancellation.
+    static func backOff(_ wait: Duration) async throws(StrataError) {
+        do {
+            try await Deadline.sleep(for: wait)
+        } catch {
+            throw StrataError(.cancelled)
+        }
+    }
 }

@@ -73,11 +73,7 @@ extension Networker {
                         after: error, method: endpoint.request.method, rule: endpoint.retry, continued: retries)
                 else { throw error }
                 retries += 1
-                do {
-                    try await Deadline.sleep(for: wait)
-                } catch {
-                    throw StrataError(.cancelled)
-                }
+                try await RetryMiddleware.backOff(wait)
             }
         }
     }

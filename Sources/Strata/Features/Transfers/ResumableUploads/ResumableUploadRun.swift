@@ -181,11 +181,7 @@ struct ResumableUploadRun {
                     let wait = networker.retryStep?.waitToResume(after: error, rule: rule, continued: resumptions)
                 else { throw error }
                 resumptions += 1
-                do {
-                    try await Deadline.sleep(for: wait)
-                } catch {
-                    throw StrataError(.cancelled)
-                }
+                try await RetryMiddleware.backOff(wait)
                 offset = try await checked(nil, of: resource)
                 conflicts = 0
             }
