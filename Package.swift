@@ -289,6 +289,17 @@ let package = Package(
                 "StrataServerLifecycle",
                 "StrataTestServer",  // FileRoutes: the tour's download, with ranges
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),  // the demo API over HTTPS (the Trust section)
+                // The upload host (ResumableUploadServer): Apple's implementation of the resumable
+                // upload draft, its stored files' SHA-256.
+                .product(name: "NIOResumableUpload", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
@@ -313,6 +324,7 @@ let package = Package(
                 "StrataDemoOpenAPI",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 Integration.openAPI.product("OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "Crypto", package: "swift-crypto"),  // the resumable upload's SHA-256, checked
             ]
         ),
         // gRPC calls described by `RequestDescription<GRPCRoute>`, read through the same model
@@ -468,10 +480,6 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
                 "StrataCompression",
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),  // the HTTP/2 server of HTTPVersionTests
-                // The resumable upload tests' server: Apple's implementation of the draft.
-                .product(name: "NIOResumableUpload", package: "swift-nio-extras"),
-                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // The wss test's server.
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -508,6 +516,7 @@ let package = Package(
                 "StrataDemoOpenAPI",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 Integration.openAPI.product("OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "Crypto", package: "swift-crypto"),  // the resumable upload's SHA-256, checked
             ]
         ),
         .testTarget(

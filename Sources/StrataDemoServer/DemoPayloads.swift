@@ -91,3 +91,8 @@ struct FeedStatsPayload: Codable, Sendable, Equatable {
     var notModified: Int
     var failed: Int
 }
+
+/// Where the demo's resumable uploads go: `GET /upload-host`.
+struct UploadHostPayload: Codable, Sendable {
+    var origin: String
+}

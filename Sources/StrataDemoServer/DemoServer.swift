@@ -24,12 +24,19 @@ public final class DemoServer: Sendable {
     public let baseURL: URL
     /// The port the server listens on.
     public let port: Int
+    /// The upload host `GET /upload-host` names: a ``ResumableUploadServer`` on the same
+    /// address, which cuts the first `PATCH` of each upload after ``uploadCut`` bytes.
+    public let uploadHost: ResumableUploadServer
     private let server: InProcessServer
 
-    private init(baseURL: URL, server: InProcessServer) {
+    /// Where the upload host cuts each upload's first `PATCH`: after 1 MiB.
+    public static let uploadCut = 1 << 20
+
+    private init(baseURL: URL, server: InProcessServer, uploadHost: ResumableUploadServer) {
         self.baseURL = baseURL
         self.port = server.port
         self.server = server
+        self.uploadHost = uploadHost
     }
 
     /// Starts a server and returns once it accepts connections.
@@ -50,8 +57,14 @@ public final class DemoServer: Sendable {
         logger: Logger? = nil,
         tlsConfiguration: TLSConfiguration? = nil
     ) async throws -> DemoServer {
+        let uploadHost: ResumableUploadServer
+        do {
+            uploadHost = try await ResumableUploadServer.start(host: host, cuts: .eachUploadOnce(after: uploadCut))
+        } catch {
+            throw DemoServerError.didNotStart
+        }
         let router = Router()
-        DemoRoutes.register(on: router, store: DemoStore())
+        DemoRoutes.register(on: router, store: DemoStore(), uploadHost: uploadHost.baseURL)
         let server: InProcessServer
         do {
             server = try await InProcessServer.start(
@@ -64,14 +77,19 @@ public final class DemoServer: Sendable {
                 tlsConfiguration: tlsConfiguration
             )
         } catch InProcessServerError.didNotStart {
+            await uploadHost.shutdown()
             throw DemoServerError.didNotStart
+        } catch {
+            await uploadHost.shutdown()
+            throw error
         }
         let origin = tlsConfiguration == nil ? "http://\(Self.urlHost(host))" : "https://localhost"
         guard let url = URL(string: "\(origin):\(server.port)") else {
             await server.shutdown()
+            await uploadHost.shutdown()
             throw DemoServerError.didNotStart
         }
-        return DemoServer(baseURL: url, server: server)
+        return DemoServer(baseURL: url, server: server, uploadHost: uploadHost)
     }
 
     /// Stops the server and waits until it has. The shutdown is graceful: the server
@@ -80,6 +98,7 @@ public final class DemoServer: Sendable {
     /// dropped unserved.
     public func shutdown() async {
         await server.shutdown()
+        await uploadHost.shutdown()
     }
 
     /// Waits until the server stops: after a signal (when started with

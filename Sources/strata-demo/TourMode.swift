@@ -160,7 +160,13 @@ struct TourMode {
             middleware.append(LoggingMiddleware(logger: logger, level: .info))
         }
         if let trace { middleware.append(trace.middleware) }
-        return await DemoTour(baseURL: baseURL, transport: transport, middleware: middleware).run(
+        #if canImport(FoundationNetworking)
+            let foundationNetworking = self.transport == .urlsession
+        #else
+            let foundationNetworking = false
+        #endif
+        let skipping = DemoTour.unsupportedSteps(onURLSessionOverFoundationNetworking: foundationNetworking)
+        return await DemoTour(baseURL: baseURL, transport: transport, middleware: middleware, skipping: skipping).run(
             onSection: { Console.print(Transcript.heading($0)) },
             onResult: { Console.print(Transcript.line(for: $0)) },
             onProgress: { Console.write($0) })

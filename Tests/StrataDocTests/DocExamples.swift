@@ -1083,6 +1083,19 @@ func example_StrataDemoServer_DemoServer_1() async throws {
     _ = server
 }
 
+// MARK: - Sources/StrataDemoServer/ResumableUploadServer.swift
+
+/// `Sources/StrataDemoServer/ResumableUploadServer.swift`, example 1 (line 19).
+func example_StrataDemoServer_ResumableUploadServer_1() async throws {
+    // doc-example: Sources/StrataDemoServer/ResumableUploadServer.swift#1
+    let server = try await ResumableUploadServer.start(cuts: .eachUploadOnce(after: 1 << 20))
+    // POST http://127.0.0.1:PORT/uploads/NAME creates an upload; the first PATCH of
+    // each is cut after 1 MiB.
+    await server.shutdown()
+    // end doc-example
+    _ = server
+}
+
 // MARK: - Sources/StrataFaultServer/FaultServer.swift
 
 /// `Sources/StrataFaultServer/FaultServer.swift`, example 1 (line 17).

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Strata
+import StrataDemoServer
 import Testing
 
 /// The resumable upload server itself (swift-nio-extras' `NIOResumableUpload` behind a
@@ -56,9 +57,10 @@ struct ResumableUploadServerTests {
                     do {
                         let (response, body) = try await networker.send(
                             append, body: MessageBody(content[Int(sent)...]))
-                        let text = String(decoding: try await body.collect(upTo: 1 << 16), as: UTF8.self)
+                        let receipt = try JSONDecoder().decode(
+                            ResumableUploadServer.Stored.self, from: try await body.collect(upTo: 1 << 16))
                         #expect(response.status.code == 201)
-                        #expect(text == "\(content.count)")
+                        #expect(receipt.size == content.count)
                         break
                     } catch {
                         var ask = HTTPRequest(method: .head, url: URL(string: location)!)

@@ -1,11 +1,16 @@
+import Crypto
 import Foundation
 import Strata
 
 /// The transfer steps: a download with a progress bar that the server cuts halfway and
-/// the client continues, and a list read page by page.
+/// the client continues, an upload the server cuts and the client resumes, and a list
+/// read page by page.
 enum TransferSteps {
     /// What `/files/tour.bin` holds: 2 MiB, byte `i` being `i % 251`.
     static let tourFile = Data((0..<(2 << 20)).map { UInt8($0 % 251) })
+
+    /// What the tour uploads: 3 MiB, byte `i` being `i % 241`.
+    static let tourUpload = Data((0..<(3 << 20)).map { UInt8($0 % 241) })
 
     static let all: [TourStep] = [
         TourStep(id: .downloadResumes, section: .transfers, feature: "networker.download(_:to:progress:)") {
@@ -25,6 +30,32 @@ enum TransferSteps {
                 summary:
                     "\(result.bytes / 1024) KiB; the server cut the first response at \(result.resumedFrom / 1024) KiB, the retry step asked for the rest (Range, If-Range → 206) in the same call; bytes checked",
                 value: result.bytes)
+        },
+        TourStep(id: .resumableUpload, section: .transfers, feature: "networker.upload(_:from:progress:)") {
+            session in
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "strata-tour-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = folder.appendingPathComponent("tour.bin")
+            try tourUpload.write(to: file)
+            let host = try await session.networker.send(session.api.uploadHost())
+            let progress = session.progress
+            let result = try await session.networker.upload(
+                session.api.resumableUpload(to: host.origin, name: "tour.bin"), from: file,
+                stateFolder: folder.appendingPathComponent("state")
+            ) { progress(bar($0)) }
+            progress("\n")
+            let stored = result.response.value
+            let sha256 = SHA256.hash(data: tourUpload).map { String(format: "%02x", $0) }.joined()
+            try check(stored.size == tourUpload.count, "the server stored \(stored.size) bytes")
+            try check(stored.sha256 == sha256, "the stored bytes differ from the file's")
+            try check(result.resumptions == 1, "\(result.resumptions) continuations, not 1")
+            try check(result.resource != nil, "the server did not create an upload resource")
+            return StepOutcome(
+                summary:
+                    "\(stored.size / 1024) KiB to the upload host (draft-ietf-httpbis-resumable-upload): created empty, the first PATCH cut at 1024 KiB, the offset asked with HEAD and the rest sent in the same call; SHA-256 checked",
+                value: stored)
         },
         TourStep(id: .pagedList, section: .transfers, feature: "networker.pages(_:style:)") { session in
             var names: [String] = []

@@ -48,6 +48,10 @@ public enum TourStepID: String, Sendable, CaseIterable {
     /// response halfway, and the client's retry step continues it with `Range` and
     /// `If-Range` in the same call.
     case downloadResumes
+    /// `POST /uploads/tour.bin` on the upload host with `networker.upload(_:from:progress:)`:
+    /// the server cuts the first `PATCH` at 1 MiB, and the client asks the offset (`HEAD`)
+    /// and sends the rest in the same call; the stored bytes' SHA-256 is the file's.
+    case resumableUpload
     /// `GET /users?page=1`, `2`, … read with `networker.pages(…).items` until an empty page.
     case pagedList
     /// `getUser` of the demo API's generated OpenAPI client over the tour's client, its

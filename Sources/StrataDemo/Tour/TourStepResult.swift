@@ -9,9 +9,11 @@ public struct TourStepResult: Sendable {
     public let section: TourSection
     /// The Strata feature the step shows, such as `.urlQuery`.
     public let feature: String
-    /// Whether the step behaved as expected (an expected failure counts as passed).
+    /// Whether the step behaved as expected (an expected failure counts as passed, and so
+    /// does a step skipped because the transport cannot take part in it).
     public let passed: Bool
-    /// Whether the step did not run because the server did not answer an earlier one.
+    /// Whether the step did not run: the server did not answer an earlier one (failed), or
+    /// the transport cannot take part in it (passed).
     public let skipped: Bool
     /// The last request the step sent and the status it got, when it got that far.
     public let exchange: RecordedExchange?

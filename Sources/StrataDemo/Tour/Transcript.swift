@@ -23,7 +23,8 @@ public enum Transcript {
     /// a skipped step shows its name and why it was skipped.
     public static func line(for result: TourStepResult) -> String {
         if result.skipped {
-            return "✘ \(pad(result.step.rawValue, to: 4 + 1 + targetWidth + 1 + 3 + 1 + 9))  \(result.summary)"
+            return
+                "\(result.passed ? "–" : "✘") \(pad(result.step.rawValue, to: 4 + 1 + targetWidth + 1 + 3 + 1 + 9))  \(result.summary)"
         }
         let mark = result.passed ? "✔" : "✘"
         let method = pad(result.exchange?.method ?? "—", to: 4)
@@ -38,7 +39,9 @@ public enum Transcript {
         let total = report.results.count
         let failed = report.failures
         guard !failed.isEmpty else {
-            return "\n✔ All \(total) steps behaved as expected."
+            let skipped = report.results.filter(\.skipped).count
+            let skippedNote = skipped > 0 ? " (\(skipped) skipped: not on this transport)" : ""
+            return "\n✔ All \(total) steps behaved as expected\(skippedNote)."
         }
         let names = failed.filter { !$0.skipped }.map(\.step.rawValue).joined(separator: ", ")
         let skipped = failed.filter(\.skipped).count

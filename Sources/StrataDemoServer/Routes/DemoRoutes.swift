@@ -22,6 +22,7 @@ import StrataTestServer
 /// | `GET /chat` | a chat completion streamed as server-sent events, a token an event, then `[DONE]` |
 /// | `GET /notifications` | twelve notifications as server-sent events over connections that drop; resumes after `Last-Event-ID` |
 /// | `GET /files/tour.bin` | 2 MiB (byte `i` is `i % 251`) at 4 MiB/s with `ETag` and ranges; a whole-file `200` is cut after 1 MiB, so a download completes only by resuming |
+/// | `GET /upload-host` | `{"origin"}`: the demo's upload host (a ``ResumableUploadServer``), where `POST /uploads/:name` starts a resumable upload whose first `PATCH` is cut after 1 MiB; 404 when the server has none |
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 public enum DemoRoutes {
     /// Adds the demo API to `router`, with fresh state.
@@ -29,7 +30,11 @@ public enum DemoRoutes {
         register(on: router, store: DemoStore())
     }
 
-    static func register(on router: Router<BasicRequestContext>, store: DemoStore) {
+    static func register(on router: Router<BasicRequestContext>, store: DemoStore, uploadHost: URL? = nil) {
+        router.get("upload-host") { _, _ in
+            guard let uploadHost else { return Responses.error("no upload host", status: .notFound) }
+            return Responses.json(UploadHostPayload(origin: uploadHost.absoluteString))
+        }
         UserRoutes.register(on: router, store: store)
         AccountRoutes.register(on: router, store: store)
         DiagnosticRoutes.register(on: router, store: store)

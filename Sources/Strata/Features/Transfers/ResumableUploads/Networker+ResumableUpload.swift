@@ -72,6 +72,10 @@ extension Networker {
     ///   - file: the regular file to upload.
     ///   - stateFolder: where the upload's state is kept while it is unfinished; `nil`
     ///     keeps none (a later call starts over).
+    ///   - idleTimeout: the longest a request may go with no byte of its body taken by the
+    ///     transport and no answer (a server that stopped reading, a connection that hangs
+    ///     without failing) before it ends as a transport timeout and the upload continues
+    ///     from the server's offset, as after a lost connection; `nil` for none.
     ///   - progress: called with the bytes so far, at most about 20 times a second and
     ///     once more at the end, from the task running the upload.
     /// - Throws: ``StrataError``: the calls' own failures, and
@@ -82,11 +86,52 @@ extension Networker {
         _ endpoint: Endpoint<Response>,
         from file: URL,
         stateFolder: URL? = ResumableUploads.defaultStateFolder,
+        idleTimeout: Duration? = .seconds(60),
         progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws(StrataError) -> ResumableUploadResult<Response> {
+        try await upload(
+            endpoint, source: .file(file), stateFolder: stateFolder, idleTimeout: idleTimeout, progress: progress)
+    }
+
+    /// Uploads `bytes` as `endpoint`'s body with the resumable upload protocol, as
+    /// ``upload(_:from:stateFolder:idleTimeout:progress:)-(_,URL,_,_,_)`` uploads a file:
+    /// for a body made in memory (a compressed log bundle, an encoded photo).
+    ///
+    /// The upload is saved under the bytes' size and a hash of them all, so that the same
+    /// bytes given to a later call, after the process was killed, continue it; other
+    /// bytes start an upload of their own.
+    /// - Parameters:
+    ///   - endpoint: the upload's request (method, URL, header fields); its body is not
+    ///     sent, `bytes` are. Its parse function reads the last response.
+    ///   - bytes: what to upload.
+    ///   - stateFolder: where the upload's state is kept while it is unfinished; `nil`
+    ///     keeps none (a later call starts over).
+    ///   - idleTimeout: the longest a request may go with no byte of its body taken and no
+    ///     answer before it ends as a timeout and the upload continues; `nil` for none.
+    ///   - progress: called with the bytes so far, as for a file.
+    /// - Throws: ``StrataError``, as for a file (bytes in memory never change).
+    public func upload<Response>(
+        _ endpoint: Endpoint<Response>,
+        from bytes: Data,
+        stateFolder: URL? = ResumableUploads.defaultStateFolder,
+        idleTimeout: Duration? = .seconds(60),
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws(StrataError) -> ResumableUploadResult<Response> {
+        try await upload(
+            endpoint, source: .bytes(bytes), stateFolder: stateFolder, idleTimeout: idleTimeout, progress: progress)
+    }
+
+    private func upload<Response>(
+        _ endpoint: Endpoint<Response>,
+        source: UploadSource,
+        stateFolder: URL?,
+        idleTimeout: Duration?,
+        progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(StrataError) -> ResumableUploadResult<Response> {
         let start = ContinuousClock.now
         var upload = try ResumableUploadRun(
-            self, endpoint: endpoint, file: file, stateFolder: stateFolder, progress: progress)
+            self, endpoint: endpoint, source: source, stateFolder: stateFolder, idleTimeout: idleTimeout,
+            progress: progress)
         let (request, head, body) = try await upload.run()
         try (endpoint.validation ?? configuration.validation)
             .validate(head, body: body, for: request, errorBodyLimit: configuration.errorBodyLimit)
@@ -98,8 +143,9 @@ extension Networker {
     }
 
     /// Deletes the unfinished upload of `file` with `endpoint` that a call of
-    /// ``upload(_:from:stateFolder:progress:)`` left in `stateFolder` (`DELETE` to its
-    /// resource), and forgets it: for an upload the app abandons.
+    /// ``upload(_:from:stateFolder:idleTimeout:progress:)-(_,URL,_,_,_)`` left in
+    /// `stateFolder` (`DELETE` to its resource), and forgets it: for an upload the app
+    /// abandons.
     /// - Returns: whether there was one.
     /// - Throws: ``StrataError`` when the endpoint's URL cannot be built, or the `DELETE`
     ///   fails (the state is kept then, to try again).
@@ -109,9 +155,30 @@ extension Networker {
         from file: URL,
         stateFolder: URL = ResumableUploads.defaultStateFolder
     ) async throws(StrataError) -> Bool {
+        try await abandonUpload(endpoint, source: .file(file), stateFolder: stateFolder)
+    }
+
+    /// Deletes the unfinished upload of `bytes` with `endpoint` that a call of
+    /// ``upload(_:from:stateFolder:idleTimeout:progress:)-(_,Data,_,_,_)`` left in
+    /// `stateFolder`, and forgets it, as for a file.
+    /// - Returns: whether there was one.
+    /// - Throws: ``StrataError`` as for a file.
+    @discardableResult
+    public func abandonUpload<Response>(
+        _ endpoint: Endpoint<Response>,
+        from bytes: Data,
+        stateFolder: URL = ResumableUploads.defaultStateFolder
+    ) async throws(StrataError) -> Bool {
+        try await abandonUpload(endpoint, source: .bytes(bytes), stateFolder: stateFolder)
+    }
+
+    private func abandonUpload<Response>(
+        _ endpoint: Endpoint<Response>, source: UploadSource, stateFolder: URL
+    ) async throws(StrataError) -> Bool {
         let template = try ResumableUploadRun.template(of: endpoint, networker: self)
         let stateFile = ResumableUploadState.stateFile(
-            in: stateFolder, method: template.method.rawValue, url: template.url?.absoluteString ?? "", file: file)
+            in: stateFolder, method: template.method.rawValue, url: template.url?.absoluteString ?? "",
+            source: source.key(try? source.identity()))
         guard let saved = ResumableUploadState.load(from: stateFile) else { return false }
         let (answer, body) = try await send(
             ResumableUploadFields.request(.delete, saved.resource), body: nil, options: endpoint.options,

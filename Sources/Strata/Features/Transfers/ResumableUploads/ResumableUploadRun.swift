@@ -1,19 +1,20 @@
 import Foundation
 import HTTPTypes
 
-/// One call of ``Networker/upload(_:from:stateFolder:progress:)``: the upload of one file,
-/// from finding or creating its resource to the last response.
-struct ResumableUploadRun {
+/// One call of ``Networker/upload(_:from:stateFolder:idleTimeout:progress:)``: the upload
+/// of one file or bytes, from finding or creating its resource to the last response.
+struct ResumableUploadRun: Sendable {
     private let networker: Networker
     /// The endpoint's request head, without a body: method, URL and header fields.
     private let template: HTTPRequest
     private let options: CallValues
     private let attributes: [String: String]
     private let rule: RetryRule?
-    private let file: URL
-    private let identity: FileIdentity
+    private let source: UploadSource
+    private let identity: SourceIdentity
     private let stateFile: URL?
     private let progress: UploadProgress
+    private let idleTimeout: Duration?
     /// The upload resource, once there is one.
     private(set) var resource: URL?
     /// The bytes an earlier call's upload had left on the server.
@@ -25,24 +26,28 @@ struct ResumableUploadRun {
     private static let maxConflicts = 5
 
     init<Response>(
-        _ networker: Networker, endpoint: Endpoint<Response>, file: URL, stateFolder: URL?,
-        progress: (@Sendable (TransferProgress) -> Void)?
+        _ networker: Networker, endpoint: Endpoint<Response>, source: UploadSource, stateFolder: URL?,
+        idleTimeout: Duration?, progress: (@Sendable (TransferProgress) -> Void)?
     ) throws(StrataError) {
         let template = try Self.template(of: endpoint, networker: networker)
+        let identity: SourceIdentity
         do {
-            identity = try FileIdentity(of: file)
+            identity = try source.identity()
         } catch {
             throw StrataError(.encoding, underlying: error)
         }
+        self.identity = identity
         self.networker = networker
         self.template = template
         options = endpoint.options
         attributes = endpoint.attributes
         rule = endpoint.retry
-        self.file = file
+        self.source = source
+        self.idleTimeout = idleTimeout
         stateFile = stateFolder.map {
             ResumableUploadState.stateFile(
-                in: $0, method: template.method.rawValue, url: template.url?.absoluteString ?? "", file: file)
+                in: $0, method: template.method.rawValue, url: template.url?.absoluteString ?? "",
+                source: source.key(identity))
         }
         self.progress = UploadProgress(total: identity.size, handler: progress)
     }
@@ -70,7 +75,7 @@ struct ResumableUploadRun {
         ask.headerFields[ResumableUploadFields.interopVersion] = ResumableUploadFields.version
         let (answer, _) = try await exchange(ask, body: nil)
         guard ResumableUploadFields.speaksTheDraft(answer) else {
-            let (response, body) = try await exchange(template, body: progress.body(of: file, from: 0))
+            let (response, body) = try await send(template, from: 0)
             if response.status.kind == .successful { progress.finish() }
             return (template, response, body)
         }
@@ -84,7 +89,7 @@ struct ResumableUploadRun {
     /// (its upload is deleted), or one the server no longer has.
     private func savedUpload() async throws(StrataError) -> (URL, Int64)? {
         guard let stateFile, let saved = ResumableUploadState.load(from: stateFile) else { return nil }
-        guard saved.file == identity else {
+        guard saved.source == identity else {
             await abandon(saved.resource)
             return nil
         }
@@ -124,7 +129,7 @@ struct ResumableUploadRun {
         }
         if let stateFile {
             do {
-                try ResumableUploadState(resource: resource, file: identity).save(to: stateFile)
+                try ResumableUploadState(resource: resource, source: identity).save(to: stateFile)
             } catch {
                 throw StrataError(.transfer, underlying: TransferError.fileSystem("\(error)"))
             }
@@ -140,7 +145,7 @@ struct ResumableUploadRun {
         var offset = offset
         var conflicts = 0
         while true {
-            guard (try? FileIdentity(of: file)) == identity else {
+            guard source.isUnchanged(since: identity) else {
                 await abandon(resource)
                 throw StrataError(.transfer, underlying: TransferError.fileChanged)
             }
@@ -149,7 +154,7 @@ struct ResumableUploadRun {
             append.headerFields[ResumableUploadFields.complete] = "?1"
             append.headerFields[.contentType] = "application/partial-upload"
             do throws(StrataError) {
-                let (answer, body) = try await exchange(append, body: progress.body(of: file, from: offset))
+                let (answer, body) = try await send(append, from: offset)
                 switch answer.status.code {
                 case 409 where conflicts < Self.maxConflicts:
                     // The server holds another offset (bytes of a cut connection it was
@@ -227,6 +232,15 @@ struct ResumableUploadRun {
             request.headerFields.append(field)
         }
         return request
+    }
+
+    /// Sends `request` with the source from `offset` to its end as its body, under the idle
+    /// timeout when there is one.
+    private func send(_ request: HTTPRequest, from offset: Int64) async throws(StrataError) -> (HTTPResponse, Data) {
+        let body = progress.body(of: source, from: offset)
+        guard let idleTimeout else { return try await exchange(request, body: body) }
+        return try await IdleWatch(timeout: idleTimeout) { [progress] in progress.lastRead }
+            .run(request) { () throws(StrataError) in try await exchange(request, body: body) }
     }
 
     /// Sends `request` as a call of the client, and reads the response's body.

@@ -13,6 +13,8 @@ struct UploadProgress: Sendable {
         var sent: Int64 = 0
         /// The most reported.
         var reported: Int64 = 0
+        /// When the transport last took a chunk of a body, or a body was made.
+        var lastRead = ContinuousClock.now
     }
 
     private let state: Locked<State>
@@ -28,6 +30,9 @@ struct UploadProgress: Sendable {
     /// The furthest the bytes handed to the transport reached.
     var sent: Int64 { state.withLock { $0.sent } }
 
+    /// When the transport last took a chunk of the body being sent (or the body was made).
+    var lastRead: ContinuousClock.Instant { state.withLock { $0.lastRead } }
+
     /// The server holds `offset` bytes.
     func acknowledged(_ offset: Int64) {
         state.withLock { state in
@@ -36,14 +41,20 @@ struct UploadProgress: Sendable {
         }
     }
 
-    /// The file from `offset` to its end as a request body, counting its bytes as the
-    /// transport reads them.
-    func body(of file: URL, from offset: Int64) -> MessageBody {
-        MessageBody(length: total - offset) { [state] in
-            state.withLock { $0.position = offset }
-            return FileSlice(file: file, offset: offset, chunkSize: 64 * 1024) { count in
+    /// The source from `offset` to its end as a request body, counting its bytes as the
+    /// transport reads them; the body to send from now on.
+    func body(of source: UploadSource, from offset: Int64) -> MessageBody {
+        let starting = { @Sendable (state: inout State) in
+            state.position = offset
+            state.lastRead = .now
+        }
+        state.withLock(starting)
+        return MessageBody(length: total - offset) { [state] in
+            state.withLock(starting)
+            return source.chunks(from: offset) { count in
                 state.withLock { state in
                     state.position += Int64(count)
+                    state.lastRead = .now
                     state.sent = max(state.sent, state.position)
                     Self.advance(&state, to: state.position)
                 }
