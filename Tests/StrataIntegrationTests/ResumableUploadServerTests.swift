@@ -3,12 +3,13 @@ import Foundation
 import HTTPTypes
 import Strata
 import StrataDemoServer
+import StrataTestSupport
 import Testing
 
 /// The resumable upload server itself (swift-nio-extras' `NIOResumableUpload` behind a
 /// fault step), driven by hand with raw requests as the draft describes: create the
 /// upload, append, get cut, ask the offset, append the rest.
-@Suite("Resumable upload server")
+@Suite("Resumable upload server", .runsAlone)
 struct ResumableUploadServerTests {
     static let draft = HTTPField.Name("Upload-Draft-Interop-Version")!
     static let complete = HTTPField.Name("Upload-Complete")!

@@ -35,7 +35,7 @@ public enum TourSection: String, Sendable, CaseIterable {
         case .caching: "Caching · CacheMiddleware: cacheThenRemote, offline fallback"
         case .offlineWrites: "Offline writes · Outbox: writes kept through an outage, delivered once each"
         case .streams: "Streams · server-sent events: tokens as they arrive, reconnection that resumes"
-        case .transfers: "Transfers · a download with progress that resumes, a paged list"
+        case .transfers: "Transfers · a download and an upload that resume after a cut, a paged list"
         case .openAPI: "OpenAPI · a generated client over Strata: typed responses, the .resilient() policies"
         }
     }
