@@ -411,6 +411,7 @@ let package = Package(
                 "StrataOpenAPI",  // the `openapi` group: the generated client over a Networker
                 "StrataDemoOpenAPI",  // the demo API's generated client
                 "StrataCompression",  // --gzip-upload: bytes on the wire and CPU per MB
+                "StrataDemoServer",  // --resumable-upload: the NIOResumableUpload server
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),  // the in-bench Transport
                 .product(name: "Hummingbird", package: "hummingbird"),  // the bench server's own route

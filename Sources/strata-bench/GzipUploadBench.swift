@@ -6,8 +6,8 @@ import StrataCompression
 import StrataTestServer
 import StrataURLSession
 
-/// `--gzip-upload`'s settings.
-struct GzipUploadOptions: Sendable {
+/// The upload modes' settings (`--gzip-upload`, `--resumable-upload`).
+struct UploadBenchOptions: Sendable {
     /// The body's size in MiB (`--upload-mb`).
     var megabytes = 64
     /// Measured rounds (`--rounds`); medians are printed.
@@ -21,7 +21,7 @@ struct GzipUploadOptions: Sendable {
 /// the server's reading).
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 enum GzipUploadBench {
-    static func run(_ options: GzipUploadOptions) async -> Int32 {
+    static func run(_ options: UploadBenchOptions) async -> Int32 {
         let size = options.megabytes << 20
         let megabytes = Double(size) / 1_048_576
         let bodies = [("text", logLikeText(count: size)), ("random", randomBytes(count: size))]

@@ -19,7 +19,10 @@ struct Options: Sendable {
         case webSocket(WebSocketOptions)
         /// `--gzip-upload`: compressed uploads, bytes on the wire and CPU per MB
         /// (GzipUploadBench.swift).
-        case gzipUpload(GzipUploadOptions)
+        case gzipUpload(UploadBenchOptions)
+        /// `--resumable-upload`: a resumable upload against a plain `PUT` of the same file
+        /// (ResumableUploadBench.swift); takes `--upload-mb` and `--rounds`.
+        case resumableUpload(UploadBenchOptions)
         /// `--coalescing`: identical concurrent calls with and without coalescing
         /// (CoalescingBench.swift).
         case coalescing(CoalescingOptions)
@@ -56,9 +59,10 @@ struct Options: Sendable {
         var downloadOnly: [String] = []
         var isWebSocket = false
         var isGzipUpload = false
+        var isResumableUpload = false
         var isCoalescing = false
         var coalescing = CoalescingOptions()
-        var gzipUpload = GzipUploadOptions()
+        var gzipUpload = UploadBenchOptions()
         var webSocket = WebSocketOptions()
         var webSocketOnly: [String] = []
         var rounds: Int?
@@ -85,6 +89,8 @@ struct Options: Sendable {
                 isWebSocket = true
             case "--gzip-upload":
                 isGzipUpload = true
+            case "--resumable-upload":
+                isResumableUpload = true
             case "--coalescing":
                 isCoalescing = true
             case "--callers":
@@ -191,10 +197,10 @@ struct Options: Sendable {
             options.mode = .coalescing(coalescing)
             return options
         }
-        if isGzipUpload {
-            // --gzip-upload takes --upload-mb and --rounds only.
+        if isGzipUpload || isResumableUpload {
+            // --gzip-upload and --resumable-upload take --upload-mb and --rounds only.
             if let rounds { gzipUpload.rounds = rounds }
-            options.mode = .gzipUpload(gzipUpload)
+            options.mode = isGzipUpload ? .gzipUpload(gzipUpload) : .resumableUpload(gzipUpload)
             return options
         }
         if isWebSocket {
@@ -352,6 +358,7 @@ struct Options: Sendable {
                  server that holds each 50 ms, without and with the step, over each transport:
                  the requests the server saw, wall time and process CPU; R rounds (default 3), medians
                swift run -c release --enable-all-traits strata-bench --gzip-upload [--upload-mb N] [--rounds R]
+               swift run -c release --enable-all-traits strata-bench --resumable-upload [--upload-mb N] [--rounds R]
                  RequestCompressionMiddleware: CPU per MB of gzip alone at levels 1, 6 and 9 on
                  N MiB (default 64) of log-like text and of random bytes, then N MiB uploaded
                  plain and gzipped over each transport to an in-process server that counts

@@ -31,6 +31,7 @@
 // bytes on the wire and CPU per MB of N MiB uploaded plain and gzipped over each transport:
 //
 //     strata-bench --gzip-upload [--upload-mb 64] [--rounds 3]
+//     strata-bench --resumable-upload [--upload-mb 64] [--rounds 3]
 //
 // Coalescing (CoalescingBench.swift): N concurrent identical GETs without and with
 // CoalescingMiddleware over each transport: server requests, wall time, CPU:
@@ -82,6 +83,7 @@ enum StrataBench {
             case .sse(let sse): exit(await StreamBench.run(sse))
             case .download(let download): exit(await DownloadBench.run(download))
             case .gzipUpload(let gzipUpload): exit(await GzipUploadBench.run(gzipUpload))
+            case .resumableUpload(let upload): exit(await ResumableUploadBench.run(upload))
             case .coalescing(let coalescing): exit(await CoalescingBench.run(coalescing))
             case .webSocket(let webSocket):
                 #if WebSocket && canImport(HummingbirdWebSocket)

@@ -2161,7 +2161,7 @@ func example_Strata_Documentation_docc_Transfers_resumable_uploads() async throw
     _ = result
 }
 
-/// `Sources/Strata/Documentation.docc/Transfers.md`, example compressed-uploads (line 143).
+/// `Sources/Strata/Documentation.docc/Transfers.md`, example compressed-uploads (line 158).
 func example_Strata_Documentation_docc_Transfers_compressed_uploads() async throws {
     let exportURL = URL(fileURLWithPath: "/tmp/export.jsonl")
     // doc-example: Sources/Strata/Documentation.docc/Transfers.md#compressed-uploads
