@@ -2018,7 +2018,7 @@ func example_Strata_Documentation_docc_SendingAndErrors_errors_2(networker: Netw
     return printed
 }
 
-/// `Sources/Strata/Documentation.docc/SendingAndErrors.md`, example redirects (line 162).
+/// `Sources/Strata/Documentation.docc/SendingAndErrors.md`, example redirects (line 168).
 func example_Strata_Documentation_docc_SendingAndErrors_redirects() async throws {
     // doc-example: Sources/Strata/Documentation.docc/SendingAndErrors.md#redirects
     var configuration = Networker.Configuration()
@@ -2027,7 +2027,7 @@ func example_Strata_Documentation_docc_SendingAndErrors_redirects() async throws
     _ = configuration
 }
 
-/// `Sources/Strata/Documentation.docc/SendingAndErrors.md`, example cookies (line 190).
+/// `Sources/Strata/Documentation.docc/SendingAndErrors.md`, example cookies (line 196).
 func example_Strata_Documentation_docc_SendingAndErrors_cookies() async throws {
     // doc-example: Sources/Strata/Documentation.docc/SendingAndErrors.md#cookies
     let jar = MemoryCookieJar()

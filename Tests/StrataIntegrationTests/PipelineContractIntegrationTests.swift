@@ -135,8 +135,11 @@ import Testing
                 var iterator = body.makeAsyncIterator()
                 #expect(try await iterator.next() == Data("first".utf8))
                 let start = ContinuousClock.now
-                let error = await #expect(throws: TransportError.self) { _ = try await iterator.next() }
-                #expect(error?.kind == .timedOut)
+                let error = await #expect(throws: StrataError.self) { _ = try await iterator.next() }
+                #expect(error?.transportError?.kind == .timedOut)
+                #expect(error?.phase == .readingBody)
+                #expect(error?.request?.path == "/stall-body")
+                #expect(error?.status == .ok)
                 #expect(ContinuousClock.now - start < .seconds(6))
             }
         }

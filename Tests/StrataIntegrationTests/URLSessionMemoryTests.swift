@@ -87,12 +87,13 @@ struct URLSessionMemoryTests {
                 let start = ContinuousClock.now
                 let (_, body) = try await Self.networker(Self.transport(), timeout: .seconds(1)).stream(endpoint)
                 var received = 0
-                let error = await #expect(throws: TransportError.self) {
+                let error = await #expect(throws: StrataError.self) {
                     for try await chunk in body { received += chunk.count }
                 }
                 let grown = memory.growth
                 let elapsed = ContinuousClock.now - start
-                #expect(error?.kind == .timedOut, "\(String(describing: error))")
+                #expect(error?.transportError?.kind == .timedOut, "\(String(describing: error))")
+                #expect(error?.phase == .readingBody)
                 #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(2), "\(elapsed)")
                 #expect(received > 1 << 20, "the body streamed: \(received) bytes read")
                 #expect(await probe.nextEndedWriter(within: .seconds(10)) == "deadline-\(attempt)")

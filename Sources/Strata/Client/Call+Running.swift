@@ -35,7 +35,7 @@ extension Call {
         }
         switch outcome.result {
         case .success(let (head, data)):
-            if case .fail(let error) = update({ $0.bodyEnded(adding: data.count, finishes: false) }) { throw error }
+            try update { $0.bodyEnded(adding: data.count, finishes: false) }.throwIfEnded()
             return (head, data)
         case .failure(let error):
             throw failed(error, request: request, timerFired: outcome.timedOut, deadline: context.deadline)
@@ -100,13 +100,13 @@ extension Call {
         // No body, or one already in memory (the mock, a borrowed URLSession): nothing left to read or time.
         timer?.cancel()
         let whole = responseBody ?? MessageBody(Data())
-        _ = update { $0.bodyEnded(adding: whole.bufferedData?.count ?? 0, finishes: true) }
+        try update { $0.bodyEnded(adding: whole.bufferedData?.count ?? 0, finishes: true) }.throwIfEnded()
         return (head, whole)
     }
 
     /// Reports the head; throws the error the call already ended with, if it did.
     private func headArrived(_ head: HTTPResponse) throws(StrataError) {
-        if case .fail(let error) = update({ $0.headArrived(head) }) { throw error }
+        try update { $0.headArrived(head) }.throwIfEnded()
     }
 
     /// Reports that the call's work threw `cause`, and returns the error the call ends
@@ -156,36 +156,59 @@ final class CallBodyChunks: ChunkSource {
         _ = call.update { [request] in $0.cancelled(request: request) }
     }
 
-    func next() async throws -> Data? {
+    /// The next chunk, or `nil` at the end. A chunk is handed over only while the call
+    /// reads its body: one that arrives after the call ended is dropped, and the read
+    /// throws how the call ended.
+    /// - Throws: the ``StrataError`` the call ends with (``Call/failed(_:request:timerFired:deadline:)``
+    ///   decides it): a timeout (the deadline, or the idle timeout, with phase "reading
+    ///   the body"), a cancellation of the reading task, a transport failure, a body past
+    ///   its limit — each with the request and the response head.
+    func next() async throws(StrataError) -> Data? {
+        let (result, deadlinePassed) = await read()
         let chunk: Data?
         do {
-            chunk = try await read()
+            chunk = try result.get()
         } catch {
-            if case .deadline(let timer) = timing { timer.cancel() }
-            _ = call.failed(error, request: request, timerFired: false, deadline: nil)
-            throw error
+            stopTimer()
+            throw call.failed(error, request: request, timerFired: deadlinePassed, deadline: nil)
         }
-        if let chunk {
-            _ = call.update { $0.chunkArrived(chunk.count) }
-        } else {
-            if case .deadline(let timer) = timing { timer.cancel() }
-            _ = call.update { $0.bodyEnded(finishes: true) }
+        guard let chunk else {
+            stopTimer()
+            try call.update { $0.bodyEnded(finishes: true) }.throwIfEnded()
+            return nil
+        }
+        do throws(StrataError) {
+            try call.update { $0.chunkArrived(chunk.count) }.throwIfEnded()
+        } catch {
+            stopTimer()
+            throw error
         }
         return chunk
     }
 
-    /// The next chunk, read under the timer if there is one.
-    private func read() async throws -> Data? {
+    /// Releases the call's timer: the body ended, failed, or the call did.
+    private func stopTimer() {
+        if case .deadline(let timer) = timing { timer.cancel() }
+    }
+
+    /// The next chunk read under the timer if there is one, and whether the call's
+    /// deadline passed while it waited (an idle timeout is the transport's timeout).
+    private func read() async -> (Result<Data?, any Error>, deadlinePassed: Bool) {
         let upstream = self.upstream
         let timer: DeadlineTimer
         switch timing {
-        case nil: return try await upstream.next()
+        case nil:
+            do {
+                return (.success(try await upstream.next()), false)
+            } catch {
+                return (.failure(error), false)
+            }
         case .deadline(let callTimer): timer = callTimer
         case .idle(let duration): timer = DeadlineTimer(deadline: .now + duration)
         }
         let outcome = await timer.run { try await upstream.next() }
-        if case .idle = timing { timer.cancel() }
-        if outcome.timedOut { throw TransportError(.timedOut) }
-        return try outcome.result.get()
+        guard case .idle = timing else { return (outcome.result, outcome.timedOut) }
+        timer.cancel()
+        return (outcome.timedOut ? .failure(TransportError(.timedOut)) : outcome.result, false)
     }
 }

@@ -45,6 +45,11 @@ struct CallState {
         /// error: stop the work still running for it, drop what arrived late, and report
         /// the error.
         case fail(StrataError)
+
+        /// Goes on, or throws the error the call already ended with.
+        func throwIfEnded() throws(StrataError) {
+            if case .fail(let error) = self { throw error }
+        }
     }
 
     private(set) var stage = Stage.created

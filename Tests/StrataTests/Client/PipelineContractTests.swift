@@ -82,8 +82,13 @@ import Testing
         #expect(head.status == .ok)
         var iterator = body.makeAsyncIterator()
         #expect(try await iterator.next() == Data("first".utf8))
-        let error = await #expect(throws: TransportError.self) { _ = try await iterator.next() }
-        #expect(error?.kind == .timedOut)
+        // The call's timeout, as a buffered call's: kind, phase, request and response.
+        let error = await #expect(throws: StrataError.self) { _ = try await iterator.next() }
+        #expect(error?.kind == .transport)
+        #expect(error?.transportError?.kind == .timedOut)
+        #expect(error?.phase == .readingBody)
+        #expect(error?.request?.path == "/user/auth")
+        #expect(error?.status == .ok)
     }
 
     @Test func streamedBodyAlreadyInMemoryIsReturnedAsItIs() async throws {

@@ -163,8 +163,9 @@ extension CredentialStore {
     }
 
     /// The credential `plan` leads to, waiting for a load or refresh until `deadline`.
-    /// - Throws: what `failure` makes of the provider's error, or `CancellationError` when
-    ///   the request is cancelled or `deadline` passes while it waits.
+    /// - Throws: what `failure` makes of the provider's error; ``TransportError`` of kind
+    ///   ``TransportError/Kind/timedOut`` when `deadline` passes while it waits (the call
+    ///   ends as its timeout), `CancellationError` when the request is cancelled.
     package func settle(
         _ plan: Plan, deadline: ContinuousClock.Instant?, failure: (any Error) -> any Error
     ) async throws -> Issued {
@@ -175,7 +176,8 @@ extension CredentialStore {
             throw failure(error)
         case .wait(let flight):
             let waited = await Deadline.run(until: deadline) { try await flight.outcome() }
-            guard !waited.timedOut, case .success(let outcome) = waited.result else { throw CancellationError() }
+            if waited.timedOut { throw TransportError(.timedOut) }
+            guard case .success(let outcome) = waited.result else { throw CancellationError() }
             switch outcome {
             case .success(let issued): return issued
             case .failure(let error): throw failure(error)

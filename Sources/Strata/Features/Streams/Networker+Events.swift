@@ -180,10 +180,10 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
             let chunk: Data?
             do {
                 chunk = try await body?.next()
+            } catch let error as StrataError where error.kind == .cancelled {
+                throw error  // the call's cancellation, with its request and response
             } catch {
-                if Task.isCancelled || StrataError.isCancellation(error) {
-                    throw StrataError(.cancelled, response: head)
-                }
+                if Task.isCancelled { throw StrataError(.cancelled, response: head) }
                 endConnection()  // dropped, or silent past the idle timeout: reconnect
                 return
             }
