@@ -28,6 +28,7 @@ struct StreamedReadEndingTests {
     static let cancelAfter = Duration.milliseconds(500)
 
     @Test(arguments: TransportKind.allCases, Ending.allCases)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     func theReadThrowsTheCallsError(_ kind: TransportKind, ending: Ending) async throws {
         try await FaultServer.with { server in
             try await kind.with { transport in
