@@ -433,10 +433,7 @@
             do {
                 return try parse(bytes)
             } catch {
-                let mapping = (error as? MappingError) ?? MappingError(type: Response.self, underlying: error)
-                throw StrataError(
-                    mapping.layer == .model ? .mapping : .decoding, underlying: mapping.underlying ?? mapping,
-                    request: head, body: bytes, mapping: mapping)
+                throw StrataError(parsing: error, as: Response.self, request: head, body: bytes)
             }
         }
     }

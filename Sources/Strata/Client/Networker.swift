@@ -211,11 +211,9 @@ public struct Networker: Sendable {
             return try endpoint.parse(
                 RawResponse(head: head, body: body), endpoint.jsonDecoder ?? configuration.jsonDecoder)
         } catch {
-            let mapping = (error as? MappingError) ?? MappingError(type: Response.self, underlying: error)
             throw StrataError(
-                mapping.layer == .model ? .mapping : .decoding, underlying: mapping.underlying ?? mapping,
-                request: request, response: head, body: body, bodyLimit: configuration.errorBodyLimit,
-                mapping: mapping)
+                parsing: error, as: Response.self, request: request, response: head, body: body,
+                bodyLimit: configuration.errorBodyLimit)
         }
     }
 

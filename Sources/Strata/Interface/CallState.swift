@@ -228,45 +228,16 @@ struct CallState {
         taskCancelled: @autoclosure () -> Bool
     ) -> StrataError {
         if let error { return error }
-        if deadlinePassed {
-            let error = timeout(request: request)
-            stage = .failed(error)
-            return error
-        }
-        let response = self.response
-        let error: StrataError
-        switch cause {
-        case let strata as StrataError:
-            error = strata
-        case is CancellationError:
-            error = StrataError(.cancelled, request: request, response: response)
-        case MessageBodyError.tooLarge:
-            error = StrataError(.bodyTooLarge, underlying: cause, request: request, response: response)
-        case let transport as TransportError where transport.kind == .bodyTooLarge:
-            error = StrataError(.bodyTooLarge, underlying: cause, request: request, response: response)
-        case let transport as TransportError where StrataError.isTimeout(transport) || !taskCancelled():
-            error = transportFailure(transport, request: request)
-        default:
-            error =
-                taskCancelled()
-                ? StrataError(.cancelled, request: request, response: response)
-                : transportFailure(TransportError(.other, underlying: cause), request: request)
-        }
+        let error = StrataError.ending(
+            cause, request: request, response: response, deadlinePassed: deadlinePassed,
+            taskCancelled: taskCancelled())
         stage = error.kind == .cancelled ? .cancelled(error) : .failed(error)
         return error
     }
 
-    /// A ``StrataError/Kind/transport`` failure at the stage the call reached.
-    private func transportFailure(_ error: TransportError, request: HTTPRequest?) -> StrataError {
-        let response = self.response
-        return StrataError(
-            .transport, underlying: error, request: request, response: response,
-            phase: response == nil ? .awaitingHead : .readingBody)
-    }
-
     /// The call's timeout at the stage it reached.
     private func timeout(request: HTTPRequest?) -> StrataError {
-        transportFailure(TransportError(.timedOut), request: request)
+        StrataError.timeout(request: request, response: response)
     }
 
     // MARK: Logging

@@ -44,9 +44,7 @@ where Base.Element == ServerSentEvent {
                 else {
                     throw error
                 }
-                throw StrataError(
-                    mapping.layer == .model ? .mapping : .decoding, underlying: mapping.underlying ?? mapping,
-                    body: Data(event.data.utf8), mapping: mapping)
+                throw StrataError(parsing: mapping, as: Model.self, body: Data(event.data.utf8))
             }
         }
     }

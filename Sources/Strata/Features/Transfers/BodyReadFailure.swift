@@ -2,19 +2,10 @@ import Foundation
 import HTTPTypes
 
 extension StrataError {
-    /// The error that reading the body of `head` ended with, as the call's failure: a
-    /// ``StrataError`` as it is, a cancellation, a body past its limit, or else the
-    /// transport's failure while reading the body.
+    /// The error that reading the body of `head` ended with, as the call's failure (see
+    /// ``ending(_:request:response:deadlinePassed:taskCancelled:)``): a read of a call's
+    /// body already throws the call's ``StrataError``, kept as it is.
     static func readingBody(of head: HTTPResponse, failedWith error: any Error) -> StrataError {
-        switch error {
-        case let error as StrataError: error
-        case is CancellationError: StrataError(.cancelled, response: head)
-        case let error as MessageBodyError where error != .alreadyConsumed:
-            StrataError(.bodyTooLarge, underlying: error, response: head)
-        default:
-            StrataError(
-                .transport, underlying: error as? TransportError ?? TransportError(.other, underlying: error),
-                response: head, phase: .readingBody)
-        }
+        ending(error, request: nil, response: head, deadlinePassed: false, taskCancelled: false)
     }
 }

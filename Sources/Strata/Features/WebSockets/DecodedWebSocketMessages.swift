@@ -31,10 +31,7 @@ public struct DecodedWebSocketMessages<Model: Sendable>: AsyncSequence, Sendable
                 return try sequence.read(bytes, sequence.decoder)
             } catch {
                 isFinished = true
-                let mapping = MappingError(type: Model.self, underlying: error)
-                throw StrataError(
-                    mapping.layer == .model ? .mapping : .decoding, underlying: mapping.underlying ?? mapping,
-                    body: bytes, mapping: mapping)
+                throw StrataError(parsing: error, as: Model.self, body: bytes)
             }
         }
     }

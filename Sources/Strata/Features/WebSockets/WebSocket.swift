@@ -233,18 +233,11 @@ public final class WebSocket: Sendable {
         if let failure = link.failure {
             return StrataError(.webSocket, underlying: failure, request: request, response: response)
         }
-        return switch error {
-        case let error as StrataError: error
-        case let error as WebSocketError:
-            StrataError(.webSocket, underlying: error, request: request, response: response)
-        case let error as TransportError:
-            StrataError(.transport, underlying: error, request: request, response: response, phase: .readingBody)
-        case is CancellationError: StrataError(.cancelled, request: request, response: response)
-        default:
-            StrataError(
-                .transport, underlying: TransportError(.other, underlying: error), request: request,
-                response: response, phase: .readingBody)
+        if let error = error as? WebSocketError {
+            return StrataError(.webSocket, underlying: error, request: request, response: response)
         }
+        return StrataError.ending(
+            error, request: request, response: response, deadlinePassed: false, taskCancelled: false)
     }
 
     /// The messages of a ``WebSocket`` as they arrive; each read throws a ``StrataError``.

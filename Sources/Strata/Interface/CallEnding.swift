@@ -1,0 +1,59 @@
+import HTTPTypes
+
+extension StrataError {
+    /// How a call whose work threw `cause` ends: the one classification, for a buffered
+    /// call, a streamed body's read, a download, a WebSocket's reads. Transports and steps
+    /// report what happened (a ``TransportError`` for the network's own failures, a
+    /// `CancellationError` when their task was stopped); this decides timeout versus
+    /// cancellation versus failure.
+    ///
+    /// In order: the call's deadline passed → its timeout (any failure then is one); a
+    /// ``StrataError`` already decided → as it is; a `CancellationError` → a cancellation;
+    /// a body past its limit → ``Kind/bodyTooLarge``; a ``TransportError`` → a transport
+    /// failure (a timeout is one even when the task was cancelled; another failure of a
+    /// cancelled task is its cancellation); anything else → a cancellation when the task
+    /// was cancelled, else a transport failure of kind ``TransportError/Kind/other``.
+    /// - Parameters:
+    ///   - cause: what the work threw.
+    ///   - request: the call's request.
+    ///   - response: the response head, once it arrived: the phase is "reading the body"
+    ///     then, "waiting for the response head" before.
+    ///   - deadlinePassed: whether the call's deadline passed while the work ran.
+    ///   - taskCancelled: whether the task that waited for the work was cancelled.
+    package static func ending(
+        _ cause: any Error, request: HTTPRequest?, response: HTTPResponse?, deadlinePassed: Bool,
+        taskCancelled: @autoclosure () -> Bool
+    ) -> StrataError {
+        if deadlinePassed { return timeout(request: request, response: response) }
+        switch cause {
+        case let strata as StrataError:
+            return strata
+        case is CancellationError:
+            return StrataError(.cancelled, request: request, response: response)
+        case MessageBodyError.tooLarge:
+            return StrataError(.bodyTooLarge, underlying: cause, request: request, response: response)
+        case let transport as TransportError where transport.kind == .bodyTooLarge:
+            return StrataError(.bodyTooLarge, underlying: cause, request: request, response: response)
+        case let transport as TransportError where isTimeout(transport) || !taskCancelled():
+            return transportFailure(transport, request: request, response: response)
+        default:
+            return taskCancelled()
+                ? StrataError(.cancelled, request: request, response: response)
+                : transportFailure(TransportError(.other, underlying: cause), request: request, response: response)
+        }
+    }
+
+    /// A call's timeout at the stage it reached.
+    package static func timeout(request: HTTPRequest?, response: HTTPResponse?) -> StrataError {
+        transportFailure(TransportError(.timedOut), request: request, response: response)
+    }
+
+    /// A ``Kind/transport`` failure at the stage the call reached.
+    private static func transportFailure(
+        _ error: TransportError, request: HTTPRequest?, response: HTTPResponse?
+    ) -> StrataError {
+        StrataError(
+            .transport, underlying: error, request: request, response: response,
+            phase: response == nil ? .awaitingHead : .readingBody)
+    }
+}
