@@ -89,7 +89,7 @@
             } catch {
                 let code = (error as? RPCError)?.code
                 let outcome: CircuitOutcome =
-                    code == .cancelled || error is CancellationError
+                    code == .cancelled || StrataError.isCancellation(error)
                     ? .cancellation(deadline: callContext.deadline)
                     : code.map { failureCodes.contains($0) ? .failure : .success } ?? .failure
                 breakers.finish(host, call, outcome, context: callContext)

@@ -83,7 +83,7 @@
             _ error: any Error, request: HTTPRequest, phase: StrataError.Phase, trustRefusal: TLSFailure? = nil
         ) -> StrataError {
             if let error = error as? StrataError { return error }
-            if error is CancellationError { return StrataError(.cancelled, request: request) }
+            if StrataError.isCancellation(error) { return StrataError(.cancelled, request: request) }
             let rpcError = rpcError(in: error)
             // The caller's cancellation wins over whatever the cancelled call ended with, but
             // for the call's own deadline.

@@ -78,7 +78,7 @@
                     return transport.kind.description.replacingOccurrences(of: " ", with: "_")
                 }
                 if let strata = error as? StrataError { return strata.kind.description }
-                if error is CancellationError { return "cancelled" }
+                if StrataError.isCancellation(error) { return "cancelled" }
                 return "_OTHER"
             }
             guard let status, status >= 400 else { return nil }

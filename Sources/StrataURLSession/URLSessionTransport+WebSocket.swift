@@ -100,7 +100,7 @@
             } catch {
                 // The deadline and a cancellation end the wait whatever the server answered;
                 // any other failure after an answer that is not 101 is the server's refusal.
-                let gaveUp = error is CancellationError || (error as? TransportError)?.kind == .timedOut
+                let gaveUp = StrataError.isCancellation(error) || StrataError.isTimeout(error)
                 if !gaveUp, let refused = try Self.refusal(of: task) { return refused }
                 throw error
             }

@@ -127,8 +127,8 @@
                 }
             do {
                 try await task.send(outgoing)
-            } catch is CancellationError {
-                throw CancellationError()
+            } catch  where StrataError.isCancellation(error) {
+                throw error
             } catch {
                 if let closure = ending(recording: false) { throw WebSocketError.closed(closure) }
                 throw TransportError(.connectionLost, underlying: error)

@@ -519,7 +519,7 @@ func example_Strata_Features_Retry_RetryRule_1() async throws {
 
 // MARK: - Sources/Strata/Features/Streams/DecodedEvents.swift
 
-/// `Sources/Strata/Features/Streams/DecodedEvents.swift`, example 1 (line 67).
+/// `Sources/Strata/Features/Streams/DecodedEvents.swift`, example 1 (line 65).
 func example_Strata_Features_Streams_DecodedEvents_1() async throws {
     struct ChatChunk: Decodable, Sendable { let text: String }
     let networker = Networker(transport: MockTransport())
@@ -599,7 +599,7 @@ func example_Strata_Features_Transfers_ResumableUploads_Networker_ResumableUploa
 
 // MARK: - Sources/Strata/Features/WebSockets/DecodedWebSocketMessages.swift
 
-/// `Sources/Strata/Features/WebSockets/DecodedWebSocketMessages.swift`, example 1 (line 52).
+/// `Sources/Strata/Features/WebSockets/DecodedWebSocketMessages.swift`, example 1 (line 49).
 func example_Strata_Features_WebSockets_DecodedWebSocketMessages_1() async throws {
     struct PriceUpdate: Decodable, Sendable { let symbol: String; let price: Double }
     let networker = Networker(transport: MockTransport())

@@ -22,8 +22,9 @@ import StrataGRPCDemo
 ///   nothing and waits until the call is cancelled (counted under `chat-cancelled`); with
 ///   `auth` it answers only when the `authorization` metadata is `Bearer fresh`
 ///   (`unauthenticated` before any answer otherwise); with `big:SIZE` each answer's `name`
-///   is `SIZE` bytes of `x` instead. A chat grpc-swift says is cancelled (the client
-///   reset the stream) is counted under `chat-broken`.
+///   is `SIZE` bytes of `x` instead. A chat whose stream the client reset (grpc-swift
+///   cancels the handler, or its writes fail) is counted under `chat-broken`; one whose
+///   request messages ended (the client half-closed) under `chat-ended`.
 ///
 /// ``received`` holds, per call, the ids each call read, in order.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
@@ -104,6 +105,17 @@ struct StreamService: RegistrableRPCService {
                 }
                 let failAfter = fault.argument("fail-after").flatMap(Int.init)
                 let big = fault.argument("big").flatMap(Int.init).map { String(repeating: "x", count: $0) }
+                // A reset stream either cancels the handler or fails its reads or writes first
+                // (which of the two grpc-swift reports first varies): counted once either way.
+                let broken = Locked(false)
+                let markBroken = { @Sendable in
+                    if broken.withLock({ broken in
+                        defer { broken = true }
+                        return !broken
+                    }) {
+                        calls.increment("chat-broken")
+                    }
+                }
                 let answered = try await withRPCCancellationHandler {
                     var answered = 0
                     for try await bytes in request.messages {
@@ -115,12 +127,18 @@ struct StreamService: RegistrableRPCService {
                             $0.name = big ?? "echo \(id)"
                             $0.age = id
                         }
-                        try await writer.write(try echo.serializedBytes())
+                        do {
+                            try await writer.write(try echo.serializedBytes())
+                        } catch {
+                            markBroken()
+                            throw error
+                        }
                         answered += 1
                     }
+                    calls.increment("chat-ended")
                     return answered
                 } onCancelRPC: {
-                    calls.increment("chat-broken")
+                    markBroken()
                 }
                 return ["x-chat-answered": "\(answered)"]
             }

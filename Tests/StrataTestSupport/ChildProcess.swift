@@ -31,26 +31,54 @@ public enum ChildProcess {
 
     /// Starts `process` and waits until it exits; kills it after `timeout`.
     /// - Returns: whether it was terminated for running past `timeout`.
+    ///
+    /// The wait ends at the latest a second after the kill even when Foundation never calls
+    /// the termination handler (seen once on Linux: a child that had exited, and a test
+    /// waiting for it until the watchdog of the whole run).
     @discardableResult
     public static func run(_ process: Process, timeout: Duration) async throws -> Bool {
         let timedOut = TimeoutFlag()
+        let waiter = Waiter()
         let watchdog = Task {
             try await Task.sleep(for: timeout)
             timedOut.set()
             // SIGKILL, not `terminate()`'s SIGTERM: a child inherits the blocked signals of the
             // thread that starts it, and test threads block SIGTERM.
             kill(process.processIdentifier, SIGKILL)
+            try await Task.sleep(for: .seconds(1))
+            waiter.resume()
         }
         defer { watchdog.cancel() }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            process.terminationHandler = { _ in continuation.resume() }
+            waiter.set(continuation)
+            process.terminationHandler = { _ in waiter.resume() }
             do {
                 try process.run()
             } catch {
-                continuation.resume(throwing: error)
+                waiter.resume(throwing: error)
             }
         }
         return timedOut.isSet
+    }
+
+    /// The continuation of ``run(_:timeout:)``, resumed once by whichever comes first: the
+    /// termination handler, a failure to start, or the watchdog. `@unchecked Sendable`:
+    /// `continuation` is read and written only while holding `lock`.
+    private final class Waiter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var continuation: CheckedContinuation<Void, any Error>?
+
+        func set(_ continuation: CheckedContinuation<Void, any Error>) {
+            lock.withLock { self.continuation = continuation }
+        }
+
+        func resume(throwing error: (any Error)? = nil) {
+            let taken = lock.withLock { () -> CheckedContinuation<Void, any Error>? in
+                defer { continuation = nil }
+                return continuation
+            }
+            if let error { taken?.resume(throwing: error) } else { taken?.resume() }
+        }
     }
 
     /// Set once by the watchdog. `@unchecked Sendable`: `value` is read and written only

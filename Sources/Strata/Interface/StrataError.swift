@@ -194,23 +194,6 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
     /// `true` when the deadline passed (the client's or the transport's).
     public var isTimeout: Bool { Self.isTimeout(self) }
 
-    /// Whether `error` comes from further down a client's pipeline (or is a cancellation),
-    /// and goes up through every step untouched: a ``StrataError``, a ``TransportError``,
-    /// a ``MessageBodyError`` or a `CancellationError`. Anything else a step throws is the
-    /// step's own failure (``Kind/middleware``). A step that wraps errors of its own
-    /// leaves these as they are.
-    public static func passesThroughSteps(_ error: any Error) -> Bool {
-        error is StrataError || error is TransportError || error is CancellationError || error is MessageBodyError
-    }
-
-    /// Whether `error` says a call was cancelled: a `CancellationError` (what a step or a
-    /// transport throws) or a ``StrataError`` of kind ``Kind/cancelled`` (what a call
-    /// reports). Whether the *current task* is cancelled is another question
-    /// (`Task.isCancelled`), which a step asks besides when it matters.
-    public static func isCancellation(_ error: any Error) -> Bool {
-        error is CancellationError || (error as? StrataError)?.kind == .cancelled
-    }
-
     /// Whether `error` says a call ran out of time: a ``TransportError`` of kind
     /// ``TransportError/Kind/timedOut``, as a transport or step throws it or inside a
     /// ``StrataError``. Whether a deadline has passed is

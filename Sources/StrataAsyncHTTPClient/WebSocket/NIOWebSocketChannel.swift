@@ -278,8 +278,8 @@
                 case .text(let text): try await outbound.write(.text(text))
                 case .binary(let data): try await outbound.writeBinaryMessage(ByteBuffer(data: data))
                 }
-            } catch is CancellationError {
-                throw CancellationError()
+            } catch  where StrataError.isCancellation(error) {
+                throw error
             } catch {
                 throw TransportError(.connectionLost, underlying: error)
             }
