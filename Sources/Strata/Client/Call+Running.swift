@@ -152,7 +152,7 @@ final class CallBodyChunks: ChunkSource {
     }
 
     deinit {
-        if case .deadline(let timer) = timing { timer.cancel() }
+        stopTimer()
         _ = call.update { [request] in $0.cancelled(request: request) }
     }
 

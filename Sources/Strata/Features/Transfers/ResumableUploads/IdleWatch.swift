@@ -48,12 +48,10 @@ struct IdleWatch: Sendable {
             }
             return (answer, stalled)
         }
+        // A stall is the request's deadline passing: the call's one rule makes it a timeout.
         if stalled, case .failure(let error) = answer, error.kind == .cancelled {
-            throw StrataError(
-                .transport,
-                underlying: TransportError(
-                    .timedOut, detail: "no byte of the request body taken and no answer for \(timeout)"),
-                request: request, phase: .awaitingHead)
+            throw StrataError.ending(
+                error, request: request, response: error.response, deadlinePassed: true, taskCancelled: false)
         }
         return try answer.get()
     }
