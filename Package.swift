@@ -114,10 +114,21 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // The core: models, routing, encodings, requests, pipeline, client. No transport.
+        // The core: the contracts, the client and its pipeline, models, routing, requests,
+        // encodings, concurrency. No transport, and no feature: it cannot import one.
+        .target(
+            name: "StrataCore",
+            dependencies: [
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The features, each in a folder of its own, on top of the core, which this module
+        // re-exports: `import Strata` is the whole library for an application.
         .target(
             name: "Strata",
             dependencies: [
+                "StrataCore",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -452,6 +463,7 @@ let package = Package(
             name: "StrataTests",
             dependencies: [
                 "Strata",
+                "StrataCore",  // @testable: the core's internals
                 "StrataTesting",
                 "StrataTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -462,6 +474,7 @@ let package = Package(
             name: "StrataIntegrationTests",
             dependencies: [
                 "Strata",
+                "StrataCore",  // @testable: the core's internals
                 "StrataURLSession",
                 "StrataAsyncHTTPClient",
                 "StrataTesting",

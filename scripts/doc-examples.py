@@ -120,7 +120,7 @@ A_RESUMABLE_UPLOAD = Context(
 # Keyed by "path#n". Keep each entry to what the example names but does not declare.
 CONTEXT: dict[str, Context] = {
     # --- Strata ---
-    "Sources/Strata/Client/Networker+Requests.swift#1": Context(
+    "Sources/StrataCore/Client/Networker+Requests.swift#1": Context(
         declarations="""
         struct User: Decodable { let name: String }
         let networker = Networker(transport: MockTransport())
@@ -128,7 +128,7 @@ CONTEXT: dict[str, Context] = {
         let request = RequestDescription(route: route)
         """
     ),
-    "Sources/Strata/Client/Networker.swift#1": Context(
+    "Sources/StrataCore/Client/Networker.swift#1": Context(
         declarations="""
         let transport = MockTransport()
         struct UserEntry: Codable, RawMappable { typealias Raw = JSON; let name: String }
@@ -150,21 +150,21 @@ CONTEXT: dict[str, Context] = {
         let request = RequestDescription(route: "wss://example.com/prices")
         """
     ),
-    "Sources/Strata/Request/BodyParsing.swift#1": Context(
+    "Sources/StrataCore/Request/BodyParsing.swift#1": Context(
         declarations="""
         struct UserEntry: Codable, RawMappable { typealias Raw = JSON; let name: String }
         struct User: DTODecodable { let name: String; static func from(dto: UserEntry) throws -> User { User(name: dto.name) } }
         let bytes = Data(#"{"name":"Ann"}"#.utf8)
         """
     ),
-    "Sources/Strata/Concurrency/DeadlineTimer.swift#1": Context(
+    "Sources/StrataCore/Concurrency/DeadlineTimer.swift#1": Context(
         declarations="""
         let context = MiddlewareContext(deadline: .now + .seconds(1))
         struct Tokens: Sendable { func fresh() async throws -> String { "token" } }
         let tokens = Tokens()
         """
     ),
-    "Sources/Strata/Interface/StrataError.swift#1": Context(
+    "Sources/StrataCore/Interface/StrataError.swift#1": Context(
         declarations="""
         struct User: Decodable { let name: String }
         struct APIError: Decodable { let message: String }
@@ -172,25 +172,25 @@ CONTEXT: dict[str, Context] = {
         let endpoint = Endpoint(RequestDescription(route: "https://api.example.com/users/42"), decoding: User.self)
         """
     ),
-    "Sources/Strata/Encoding/Multipart/MultipartFormData.swift#1": Context(
+    "Sources/StrataCore/Encoding/Multipart/MultipartFormData.swift#1": Context(
         declarations="""
         let photoURL = URL(fileURLWithPath: "/tmp/photo.jpg")
         var request = HTTPRequest(method: .post, scheme: "https", authority: "api.example.com", path: "/photos")
         func upload(_ chunk: Data) {}
         """
     ),
-    "Sources/Strata/Encoding/ParametersEncoding.swift#1": Context(
+    "Sources/StrataCore/Encoding/ParametersEncoding.swift#1": Context(
         declarations="""
         let url = URL(string: "https://api.example.com/search")
         """
     ),
-    "Sources/Strata/Encoding/URLEncodedForm/URLEncodedFormEncoder.swift#1": Context(
+    "Sources/StrataCore/Encoding/URLEncodedForm/URLEncodedFormEncoder.swift#1": Context(
         returns=("String", "query"),
     ),
-    "Sources/Strata/Models/JSON.swift#1": Context(
+    "Sources/StrataCore/Models/JSON.swift#1": Context(
         returns=("(name: String?, firstTag: JSON?)", "(name, firstTag)"),
     ),
-    "Sources/Strata/Models/JSON+Foundation.swift#1": Context(
+    "Sources/StrataCore/Models/JSON+Foundation.swift#1": Context(
         returns=("Int?", "age"),
     ),
     "Sources/Strata/Features/Resilience/Array+Resilient.swift#1": Context(
@@ -240,12 +240,12 @@ CONTEXT: dict[str, Context] = {
         let reportEndpoint = Endpoint<Data>(RequestDescription(route: "https://api.example.com/report"))
         """
     ),
-    "Sources/Strata/Interface/Trust/TrustPolicy.swift#1": Context(
+    "Sources/StrataCore/Interface/Trust/TrustPolicy.swift#1": Context(
         declarations="""
         let companyCA = "-----BEGIN CERTIFICATE-----\\nMAA=\\n-----END CERTIFICATE-----\\n"
         """
     ),
-    "Sources/Strata/Interface/Trust/ServerTrust.swift#1": Context(
+    "Sources/StrataCore/Interface/Trust/ServerTrust.swift#1": Context(
         declarations="""
         let primaryPin = try PublicKeyPin(sha256: Data(count: 32))
         let backupPin = try PublicKeyPin(sha256: Data(repeating: 1, count: 32))
@@ -286,19 +286,19 @@ CONTEXT: dict[str, Context] = {
         let jobRequest = RequestDescription(route: "https://api.example.com/jobs/7")
         """
     ),
-    "Sources/Strata/Models/DTODecodable.swift#1": Context(
+    "Sources/StrataCore/Models/DTODecodable.swift#1": Context(
         declarations="""
         struct Photo { let id: String; let image: String }
-        typealias PhotoEntry = DocExample_Strata_Models_RawDecodable_1.PhotoEntry
+        typealias PhotoEntry = DocExample_StrataCore_Models_RawDecodable_1.PhotoEntry
         """
     ),
-    "Sources/Strata/Request/Endpoint+Constructors.swift#1": Context(
+    "Sources/StrataCore/Request/Endpoint+Constructors.swift#1": Context(
         declarations="""
         struct Photo { init(with json: [String: Any]?) throws {} }
         let url = URL(fileURLWithPath: "/photos/1")
         """
     ),
-    "Sources/Strata/Request/Endpoint+Modifiers.swift#1": Context(
+    "Sources/StrataCore/Request/Endpoint+Modifiers.swift#1": Context(
         declarations="""
         struct User: Decodable { let name: String }
         let networker = Networker(transport: MockTransport())
@@ -308,29 +308,29 @@ CONTEXT: dict[str, Context] = {
     ),
     # The same `Photo` as DTODecodable.swift's example (file-scope placeholders are declared
     # once), which makes it an app model that `decoding:` accepts.
-    "Sources/Strata/Request/Endpoint.swift#1": Context(
+    "Sources/StrataCore/Request/Endpoint.swift#1": Context(
         declarations="""
         struct Photo { let id: String; let image: String }
         """
     ),
-    "Sources/Strata/Request/HeaderList.swift#1": Context(
+    "Sources/StrataCore/Request/HeaderList.swift#1": Context(
         declarations="""
         let route = "https://api.example.com/users"
         let endpoint = Endpoint<JSON>(RequestDescription(route: route))
         let traceID = "trace-1"
         """
     ),
-    "Sources/Strata/Request/RequestDescription+HeaderList.swift#1": Context(
+    "Sources/StrataCore/Request/RequestDescription+HeaderList.swift#1": Context(
         declarations="""
         let route = "https://api.example.com/users"
         """
     ),
-    "Sources/Strata/Request/RequestDescription.swift#1": Context(
+    "Sources/StrataCore/Request/RequestDescription.swift#1": Context(
         declarations="""
-        typealias RegistrationRoute = DocExample_Strata_Routing_URLRouteProvider_1.RegistrationRoute
+        typealias RegistrationRoute = DocExample_StrataCore_Routing_URLRouteProvider_1.RegistrationRoute
         """
     ),
-    "Sources/Strata/Request/RequestDescription.swift#2": Context(
+    "Sources/StrataCore/Request/RequestDescription.swift#2": Context(
         declarations="""
         let url = URL(string: "https://api.example.com/users")
         """

@@ -1,5 +1,5 @@
-// Strata's public API speaks swift-http-types: `HTTPField.Name` (`.userAgent`),
-// `HTTPFields`, `HTTPRequest.Method` (`.post`), `HTTPResponse.Status` (`.noContent`).
-// Re-exporting the module means `import Strata` is enough to name them, with no
-// separate package dependency or import in the app. Keep this the only re-export.
-@_exported import HTTPTypes
+// `import Strata` is the whole library for an application: the core (StrataCore: the
+// contracts, the client and its pipeline, models, routes, requests, encodings, and
+// swift-http-types, which it re-exports) and the features in this module on top of it.
+// Keep these the only re-exports.
+@_exported import StrataCore

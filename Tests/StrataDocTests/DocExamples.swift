@@ -43,124 +43,6 @@ import StrataURLSession
 import Swinject
 import Testing
 
-// MARK: - Sources/Strata/Client/CallObserver.swift
-
-/// `Sources/Strata/Client/CallObserver.swift`, example 1 (line 5).
-func example_Strata_Client_CallObserver_1() async throws {
-    // doc-example: Sources/Strata/Client/CallObserver.swift#1
-    struct FailurePrinter: CallObserver {
-        func callEnded(_ call: FinishedCall) {
-            if let error = call.error { print("call failed: \(error.kind)") }
-        }
-    }
-    var configuration = Networker.Configuration()
-    configuration.callObservers = [FailurePrinter()]
-    // end doc-example
-    _ = configuration
-}
-
-// MARK: - Sources/Strata/Client/Networker+Requests.swift
-
-/// `Sources/Strata/Client/Networker+Requests.swift`, example 1 (line 7).
-func example_Strata_Client_Networker_Requests_1() async throws {
-    struct User: Decodable { let name: String }
-    let networker = Networker(transport: MockTransport())
-    let route = "https://api.example.com/users/42"
-    let request = RequestDescription(route: route)
-    // doc-example: Sources/Strata/Client/Networker+Requests.swift#1
-    let user = try await networker.send(request, decoding: User.self)
-    try await networker.send(RequestDescription(route: route, method: .delete))
-    // end doc-example
-    _ = user
-}
-
-// MARK: - Sources/Strata/Client/Networker.swift
-
-/// `Sources/Strata/Client/Networker.swift`, example 1 (line 11).
-func example_Strata_Client_Networker_1() async throws {
-    let transport = MockTransport()
-    struct UserEntry: Codable, RawMappable { typealias Raw = JSON; let name: String }
-    struct User: DTODecodable { let name: String; static func from(dto: UserEntry) throws -> User { User(name: dto.name) } }
-    let request = RequestDescription(route: "https://api.example.com/users/42")
-    // doc-example: Sources/Strata/Client/Networker.swift#1
-    let networker = Networker(
-        transport: transport,  // AsyncHTTPClientTransport(), URLSessionTransport(), a mock
-        middleware: [HeadersMiddleware([.userAgent: "MyApp/1.0"]), LoggingMiddleware()])
-    let user = try await networker.send(Endpoint(request, model: User.self))
-    // end doc-example
-    _ = networker
-    _ = user
-}
-
-// MARK: - Sources/Strata/Concurrency/DeadlineTimer.swift
-
-/// `Sources/Strata/Concurrency/DeadlineTimer.swift`, example 1 (line 215).
-func example_Strata_Concurrency_DeadlineTimer_1() async throws {
-    let context = MiddlewareContext(deadline: .now + .seconds(1))
-    struct Tokens: Sendable { func fresh() async throws -> String { "token" } }
-    let tokens = Tokens()
-    // doc-example: Sources/Strata/Concurrency/DeadlineTimer.swift#1
-    // A step waiting for something of its own within the call's deadline:
-    let outcome = await Deadline.run(until: context.deadline) { try await tokens.fresh() }
-    if outcome.timedOut { throw TransportError(.timedOut) }
-    let token = try outcome.result.get()
-    // A backoff that leaves nothing behind when the task is cancelled:
-    try await Deadline.sleep(for: .milliseconds(200))
-    // end doc-example
-    _ = outcome
-    _ = token
-}
-
-// MARK: - Sources/Strata/Encoding/Multipart/MultipartFormData.swift
-
-/// `Sources/Strata/Encoding/Multipart/MultipartFormData.swift`, example 1 (line 10).
-func example_Strata_Encoding_Multipart_MultipartFormData_1() async throws {
-    let photoURL = URL(fileURLWithPath: "/tmp/photo.jpg")
-    var request = HTTPRequest(method: .post, scheme: "https", authority: "api.example.com", path: "/photos")
-    func upload(_ chunk: Data) {}
-    // doc-example: Sources/Strata/Encoding/Multipart/MultipartFormData.swift#1
-    var form = MultipartFormData()
-    form.append("Ann", name: "user")
-    try form.append(fileAt: photoURL, name: "photo")        // image/jpeg from the extension
-    request.headerFields[.contentType] = form.contentType
-    for try await chunk in form.makeChunks() { upload(chunk) }
-    // end doc-example
-    _ = form
-}
-
-// MARK: - Sources/Strata/Encoding/ParametersEncoding.swift
-
-/// `Sources/Strata/Encoding/ParametersEncoding.swift`, example 1 (line 13).
-func example_Strata_Encoding_ParametersEncoding_1() async throws {
-    let url = URL(string: "https://api.example.com/search")
-    // doc-example: Sources/Strata/Encoding/ParametersEncoding.swift#1
-    let search = RequestDescription(route: url, parameters: ["q": "swift"])               // GET ?q=swift
-    let create = RequestDescription(route: url, method: .post, parameters: ["q": "swift"])  // {"q":"swift"}
-    let brackets: ParametersEncoding = .urlQuery                                            // key[]=a&key[]=b
-    let repeated: ParametersEncoding = .urlQuery(URLEncodedFormEncoder(arrayEncoding: .noBrackets))  // key=a&key=b
-    let snakeCase: ParametersEncoding = .formURL(URLEncodedFormEncoder(keyEncoding: .convertToSnakeCase))  // first_name=Ann
-    // end doc-example
-    _ = search
-    _ = create
-    _ = brackets
-    _ = repeated
-    _ = snakeCase
-}
-
-// MARK: - Sources/Strata/Encoding/URLEncodedForm/URLEncodedFormEncoder.swift
-
-/// `Sources/Strata/Encoding/URLEncodedForm/URLEncodedFormEncoder.swift`, example 1 (line 14).
-func example_Strata_Encoding_URLEncodedForm_URLEncodedFormEncoder_1() async throws -> String {
-    // doc-example: Sources/Strata/Encoding/URLEncodedForm/URLEncodedFormEncoder.swift#1
-    let encoder = URLEncodedFormEncoder()
-    let query = try encoder.encode(["q": "a b", "page": 2, "filter": ["tag": ["x", "y"]]] as JSON)
-    // "filter%5Btag%5D%5B%5D=x&filter%5Btag%5D%5B%5D=y&page=2&q=a%20b"
-    // end doc-example
-    _ = encoder
-    _ = query
-    return query
-}
-
 // MARK: - Sources/Strata/Features/Authentication/AuthenticationMiddleware.swift
 
 /// `Sources/Strata/Features/Authentication/AuthenticationMiddleware.swift`, example 1 (line 7).
@@ -643,343 +525,6 @@ func example_Strata_Features_WebSockets_WebSocketReconnection_1() async throws {
     _ = socket
 }
 
-// MARK: - Sources/Strata/Interface/AttemptReport.swift
-
-/// `Sources/Strata/Interface/AttemptReport.swift`, example 1 (line 9).
-func example_Strata_Interface_AttemptReport_1() async throws {
-    // doc-example: Sources/Strata/Interface/AttemptReport.swift#1
-    AttemptReport.current?.protocolVersion = "1.1"
-    // end doc-example
-}
-
-// MARK: - Sources/Strata/Interface/CallValues.swift
-
-// `Sources/Strata/Interface/CallValues.swift`, example 1 (line 9), at file scope (it declares an extension).
-// doc-example: Sources/Strata/Interface/CallValues.swift#1
-enum TagKey: CallValueKey { typealias Value = String }
-
-extension Endpoint {
-    func tag(_ tag: String) -> Endpoint { option(TagKey.self, tag) }
-}
-extension MiddlewareContext {
-    var tag: String? { options[TagKey.self] }
-}
-// end doc-example
-
-// MARK: - Sources/Strata/Interface/Middleware.swift
-
-/// `Sources/Strata/Interface/Middleware.swift`, example 1 (line 41).
-enum DocExample_Strata_Interface_Middleware_1 {
-    // doc-example: Sources/Strata/Interface/Middleware.swift#1
-    struct RequestID: Middleware {
-        func intercept(_ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
-                       next: MiddlewareNext) async throws -> (HTTPResponse, MessageBody?) {
-            var request = request
-            request.headerFields[HTTPField.Name("X-Request-ID")!] = UUID().uuidString
-            return try await next(request, body, context)
-        }
-    }
-    // end doc-example
-}
-
-// MARK: - Sources/Strata/Interface/Proxy/ProxySettings.swift
-
-/// `Sources/Strata/Interface/Proxy/ProxySettings.swift`, example 1 (line 8).
-func example_Strata_Interface_Proxy_ProxySettings_1() async throws {
-    // doc-example: Sources/Strata/Interface/Proxy/ProxySettings.swift#1
-    let proxy = ProxySettings(
-        all: try ProxySettings.Server(url: "http://alice:secret@proxy.internal:3128"),
-        bypass: try ProxySettings.Bypass.list("localhost, .internal, 10.0.0.0/8"))
-    // end doc-example
-    _ = proxy
-}
-
-// MARK: - Sources/Strata/Interface/StrataError.swift
-
-/// `Sources/Strata/Interface/StrataError.swift`, example 1 (line 10).
-func example_Strata_Interface_StrataError_1() async throws {
-    struct User: Decodable { let name: String }
-    struct APIError: Decodable { let message: String }
-    let networker = Networker(transport: MockTransport())
-    let endpoint = Endpoint(RequestDescription(route: "https://api.example.com/users/42"), decoding: User.self)
-    // doc-example: Sources/Strata/Interface/StrataError.swift#1
-    do {
-        let user = try await networker.send(endpoint)
-        print(user)
-    } catch where error.kind == .unacceptableStatus {
-        let apiError = try error.decodeBody(as: APIError.self)  // the server's JSON error
-        print(apiError)
-    } catch where error.isTimeout {
-        print("timed out \(error.phase.map { "while \($0)" } ?? "")")
-    } catch {
-        print(error)  // one line: the stage, the request, the status, a body snippet
-    }
-    // end doc-example
-}
-
-// MARK: - Sources/Strata/Interface/Trust/ServerTrust.swift
-
-/// `Sources/Strata/Interface/Trust/ServerTrust.swift`, example 1 (line 10).
-func example_Strata_Interface_Trust_ServerTrust_1() async throws {
-    let primaryPin = try PublicKeyPin(sha256: Data(count: 32))
-    let backupPin = try PublicKeyPin(sha256: Data(repeating: 1, count: 32))
-    let companyRoots = [try TLSCertificate(der: Data([0x30, 0x00]))]
-    // doc-example: Sources/Strata/Interface/Trust/ServerTrust.swift#1
-    let trust = try ServerTrust(hosts: [
-        "api.example.com": TrustPolicy(pins: [primaryPin, backupPin]),
-        "**.internal.example.com": TrustPolicy(roots: .only(companyRoots)),
-    ])
-    let transport = try AsyncHTTPClientTransport(trust: trust)
-    // end doc-example
-    _ = trust
-    _ = transport
-}
-
-// MARK: - Sources/Strata/Interface/Trust/TrustPolicy.swift
-
-/// `Sources/Strata/Interface/Trust/TrustPolicy.swift`, example 1 (line 11).
-func example_Strata_Interface_Trust_TrustPolicy_1() async throws {
-    let companyCA = "-----BEGIN CERTIFICATE-----\nMAA=\n-----END CERTIFICATE-----\n"
-    // doc-example: Sources/Strata/Interface/Trust/TrustPolicy.swift#1
-    let policy = TrustPolicy(
-        roots: .only(try TLSCertificate.certificates(pem: companyCA)),
-        pins: [try PublicKeyPin("sha256/r/mIkG3eEpVdm+u/ko/cwxzOMo1bk4TyHIlByibiA5E=")],
-        minimumVersion: .tls13)
-    // end doc-example
-    _ = policy
-}
-
-// MARK: - Sources/Strata/Models/DTODecodable.swift
-
-// `Sources/Strata/Models/DTODecodable.swift`, example 1 (line 4), at file scope (it declares an extension).
-struct Photo { let id: String; let image: String }
-typealias PhotoEntry = DocExample_Strata_Models_RawDecodable_1.PhotoEntry
-// doc-example: Sources/Strata/Models/DTODecodable.swift#1
-extension Photo: DTODecodable {
-    static func from(dto: PhotoEntry) throws -> Photo {
-        Photo(id: dto.id, image: dto.ref)
-    }
-}
-// end doc-example
-
-// MARK: - Sources/Strata/Models/JSON+Foundation.swift
-
-/// `Sources/Strata/Models/JSON+Foundation.swift`, example 1 (line 13).
-func example_Strata_Models_JSON_Foundation_1() async throws -> Int? {
-    // doc-example: Sources/Strata/Models/JSON+Foundation.swift#1
-    let user: JSON = ["name": "Ann", "age": 31]
-    let object = user.foundationObject as? [String: Any]
-    let age = object?["age"] as? Int   // 31
-    // end doc-example
-    _ = user
-    _ = object
-    _ = age
-    return age
-}
-
-// MARK: - Sources/Strata/Models/JSON.swift
-
-/// `Sources/Strata/Models/JSON.swift`, example 1 (line 8).
-func example_Strata_Models_JSON_1() async throws -> (name: String?, firstTag: JSON?) {
-    // doc-example: Sources/Strata/Models/JSON.swift#1
-    let user: JSON = ["name": "Ann", "age": 31, "tags": ["admin"], "manager": nil]
-    let name = user["name"]?.stringValue   // "Ann"
-    let firstTag = user["tags"]?[0]        // "admin"
-    // end doc-example
-    _ = user
-    _ = name
-    _ = firstTag
-    return (name, firstTag)
-}
-
-// MARK: - Sources/Strata/Models/RawDecodable.swift
-
-/// `Sources/Strata/Models/RawDecodable.swift`, example 1 (line 9).
-enum DocExample_Strata_Models_RawDecodable_1 {
-    // doc-example: Sources/Strata/Models/RawDecodable.swift#1
-    struct PhotoEntry: Codable, RawDecodable {
-        typealias Raw = Json
-        let id: String
-        let ref: String
-    }
-    // end doc-example
-}
-
-// MARK: - Sources/Strata/Models/RawEncodable.swift
-
-/// `Sources/Strata/Models/RawEncodable.swift`, example 1 (line 7).
-enum DocExample_Strata_Models_RawEncodable_1 {
-    // doc-example: Sources/Strata/Models/RawEncodable.swift#1
-    struct CredentialsEntry: Codable, RawEncodable {
-        typealias Raw = Json
-        let login: String
-    }
-    // end doc-example
-}
-
-// MARK: - Sources/Strata/Request/BodyParsing.swift
-
-/// `Sources/Strata/Request/BodyParsing.swift`, example 1 (line 113).
-func example_Strata_Request_BodyParsing_1() async throws {
-    struct UserEntry: Codable, RawMappable { typealias Raw = JSON; let name: String }
-    struct User: DTODecodable { let name: String; static func from(dto: UserEntry) throws -> User { User(name: dto.name) } }
-    let bytes = Data(#"{"name":"Ann"}"#.utf8)
-    // doc-example: Sources/Strata/Request/BodyParsing.swift#1
-    let user: User = try ModelParsing.model(bytes, JSONDecoder())  // bytes → DTO → model
-    // end doc-example
-    _ = user
-}
-
-// MARK: - Sources/Strata/Request/Endpoint+Constructors.swift
-
-/// `Sources/Strata/Request/Endpoint+Constructors.swift`, example 1 (line 85).
-func example_Strata_Request_Endpoint_Constructors_1() async throws {
-    struct Photo { init(with json: [String: Any]?) throws {} }
-    let url = URL(fileURLWithPath: "/photos/1")
-    // doc-example: Sources/Strata/Request/Endpoint+Constructors.swift#1
-    let photo = Endpoint(url: url, parse: { json in
-        do { return .success(try Photo(with: json as? [String: Any])) }
-        catch let error { return .failure(error) }
-    })
-    // end doc-example
-    _ = photo
-}
-
-// MARK: - Sources/Strata/Request/Endpoint+Modifiers.swift
-
-/// `Sources/Strata/Request/Endpoint+Modifiers.swift`, example 1 (line 8).
-func example_Strata_Request_Endpoint_Modifiers_1() async throws {
-    struct User: Decodable { let name: String }
-    let networker = Networker(transport: MockTransport())
-    let request = RequestDescription(route: "https://api.example.com/users/42")
-    let traceID = "trace-1"
-    // doc-example: Sources/Strata/Request/Endpoint+Modifiers.swift#1
-    let user = try await networker.send(
-        Endpoint(request, decoding: User.self)
-            .timeout(.seconds(5))
-            .header("X-Trace", traceID)
-            .retry(.never))
-    // end doc-example
-    _ = user
-}
-
-// MARK: - Sources/Strata/Request/Endpoint.swift
-
-// `Sources/Strata/Request/Endpoint.swift`, example 1 (line 7), at file scope (it declares an extension).
-// doc-example: Sources/Strata/Request/Endpoint.swift#1
-extension Photo {
-    static func single(by id: Int, with baseURL: URL) throws -> Endpoint<Photo> {
-        Endpoint(RequestDescription(route: try baseURL + "photos/\(id)"), decoding: Photo.self)
-    }
-}
-// end doc-example
-
-// MARK: - Sources/Strata/Request/HeaderList.swift
-
-/// `Sources/Strata/Request/HeaderList.swift`, example 1 (line 7).
-func example_Strata_Request_HeaderList_1() async throws {
-    let route = "https://api.example.com/users"
-    let endpoint = Endpoint<JSON>(RequestDescription(route: route))
-    let traceID = "trace-1"
-    // doc-example: Sources/Strata/Request/HeaderList.swift#1
-    let request = RequestDescription(route: route, headers: ["X-Token": "abc", "Accept": "application/json"])
-    let middleware = HeadersMiddleware(["User-Agent": "MyApp/1.0"])
-    let traced = endpoint.headers(["X-Trace": traceID])
-    // end doc-example
-    _ = request
-    _ = middleware
-    _ = traced
-}
-
-// MARK: - Sources/Strata/Request/RequestDescription+HeaderList.swift
-
-/// `Sources/Strata/Request/RequestDescription+HeaderList.swift`, example 1 (line 7).
-func example_Strata_Request_RequestDescription_HeaderList_1() async throws {
-    let route = "https://api.example.com/users"
-    // doc-example: Sources/Strata/Request/RequestDescription+HeaderList.swift#1
-    let request = RequestDescription(route: route, method: .post, headers: ["X-Token": "abc"])
-    // end doc-example
-    _ = request
-}
-
-// MARK: - Sources/Strata/Request/RequestDescription.swift
-
-/// `Sources/Strata/Request/RequestDescription.swift`, example 1 (line 12).
-func example_Strata_Request_RequestDescription_1() async throws {
-    typealias RegistrationRoute = DocExample_Strata_Routing_URLRouteProvider_1.RegistrationRoute
-    // doc-example: Sources/Strata/Request/RequestDescription.swift#1
-    let request = RequestDescription(
-        route: RegistrationRoute.auth,
-        method: .post,
-        parameters: ["login": "ann", "password": "secret"],
-        encoding: .formURL)
-    // end doc-example
-    _ = request
-}
-
-/// `Sources/Strata/Request/RequestDescription.swift`, example 2 (line 59).
-func example_Strata_Request_RequestDescription_2() async throws {
-    let url = URL(string: "https://api.example.com/users")
-    // doc-example: Sources/Strata/Request/RequestDescription.swift#2
-    let create = RequestDescription(route: url, method: .post,
-                                    parameters: ["name": "Ann", "age": 31, "tags": ["a", "b"]])
-    // end doc-example
-    _ = create
-}
-
-// MARK: - Sources/Strata/Routing/ServiceRoute.swift
-
-// `Sources/Strata/Routing/ServiceRoute.swift`, example 1 (line 7), at file scope (it declares an extension).
-// doc-example: Sources/Strata/Routing/ServiceRoute.swift#1
-protocol ExampleAPI: ServiceRoute {}
-
-extension ExampleAPI {
-    var baseURL: URL? { URL(string: "https://api.example.com/v1") }  // declared once
-}
-
-enum UserRoute: ExampleAPI {
-    case profile(id: Int)
-    case search
-
-    var path: String {
-        switch self {
-        case .profile(let id): "/users/\(id)"
-        case .search: "/users"
-        }
-    }
-}
-// end doc-example
-
-// MARK: - Sources/Strata/Routing/String+URLRouteProvider.swift
-
-/// `Sources/Strata/Routing/String+URLRouteProvider.swift`, example 1 (line 7).
-func example_Strata_Routing_String_URLRouteProvider_1() async throws {
-    // doc-example: Sources/Strata/Routing/String+URLRouteProvider.swift#1
-    let request = RequestDescription(route: "https://api.example.com/users", parameters: ["page": 2])
-    // end doc-example
-    _ = request
-}
-
-// MARK: - Sources/Strata/Routing/URLRouteProvider.swift
-
-/// `Sources/Strata/Routing/URLRouteProvider.swift`, example 1 (line 9).
-enum DocExample_Strata_Routing_URLRouteProvider_1 {
-    // doc-example: Sources/Strata/Routing/URLRouteProvider.swift#1
-    enum RegistrationRoute: URLRouteProvider {
-        case auth, register, user(String)
-
-        func url() throws -> URL {
-            let base = URL(string: "http://example.com")
-            switch self {
-            case .auth: return try base + "/user/auth"
-            case .register: return try base + "/user/register"
-            case .user(let id): return try base + "/user/\(id)"
-            }
-        }
-    }
-    // end doc-example
-}
-
 // MARK: - Sources/StrataAsyncHTTPClient/AsyncHTTPClientTransport.swift
 
 /// `Sources/StrataAsyncHTTPClient/AsyncHTTPClientTransport.swift`, example 1 (line 46).
@@ -1035,6 +580,461 @@ func example_StrataCompression_RequestCompressionMiddleware_1() async throws {
         middleware: [RetryMiddleware(), RequestCompressionMiddleware(threshold: 1024)])
     // end doc-example
     _ = client
+}
+
+// MARK: - Sources/StrataCore/Client/CallObserver.swift
+
+/// `Sources/StrataCore/Client/CallObserver.swift`, example 1 (line 5).
+func example_StrataCore_Client_CallObserver_1() async throws {
+    // doc-example: Sources/StrataCore/Client/CallObserver.swift#1
+    struct FailurePrinter: CallObserver {
+        func callEnded(_ call: FinishedCall) {
+            if let error = call.error { print("call failed: \(error.kind)") }
+        }
+    }
+    var configuration = Networker.Configuration()
+    configuration.callObservers = [FailurePrinter()]
+    // end doc-example
+    _ = configuration
+}
+
+// MARK: - Sources/StrataCore/Client/Networker+Requests.swift
+
+/// `Sources/StrataCore/Client/Networker+Requests.swift`, example 1 (line 7).
+func example_StrataCore_Client_Networker_Requests_1() async throws {
+    struct User: Decodable { let name: String }
+    let networker = Networker(transport: MockTransport())
+    let route = "https://api.example.com/users/42"
+    let request = RequestDescription(route: route)
+    // doc-example: Sources/StrataCore/Client/Networker+Requests.swift#1
+    let user = try await networker.send(request, decoding: User.self)
+    try await networker.send(RequestDescription(route: route, method: .delete))
+    // end doc-example
+    _ = user
+}
+
+// MARK: - Sources/StrataCore/Client/Networker.swift
+
+/// `Sources/StrataCore/Client/Networker.swift`, example 1 (line 11).
+func example_StrataCore_Client_Networker_1() async throws {
+    let transport = MockTransport()
+    struct UserEntry: Codable, RawMappable { typealias Raw = JSON; let name: String }
+    struct User: DTODecodable { let name: String; static func from(dto: UserEntry) throws -> User { User(name: dto.name) } }
+    let request = RequestDescription(route: "https://api.example.com/users/42")
+    // doc-example: Sources/StrataCore/Client/Networker.swift#1
+    let networker = Networker(
+        transport: transport,  // AsyncHTTPClientTransport(), URLSessionTransport(), a mock
+        middleware: [HeadersMiddleware([.userAgent: "MyApp/1.0"]), LoggingMiddleware()])
+    let user = try await networker.send(Endpoint(request, model: User.self))
+    // end doc-example
+    _ = networker
+    _ = user
+}
+
+// MARK: - Sources/StrataCore/Concurrency/DeadlineTimer.swift
+
+/// `Sources/StrataCore/Concurrency/DeadlineTimer.swift`, example 1 (line 215).
+func example_StrataCore_Concurrency_DeadlineTimer_1() async throws {
+    let context = MiddlewareContext(deadline: .now + .seconds(1))
+    struct Tokens: Sendable { func fresh() async throws -> String { "token" } }
+    let tokens = Tokens()
+    // doc-example: Sources/StrataCore/Concurrency/DeadlineTimer.swift#1
+    // A step waiting for something of its own within the call's deadline:
+    let outcome = await Deadline.run(until: context.deadline) { try await tokens.fresh() }
+    if outcome.timedOut { throw TransportError(.timedOut) }
+    let token = try outcome.result.get()
+    // A backoff that leaves nothing behind when the task is cancelled:
+    try await Deadline.sleep(for: .milliseconds(200))
+    // end doc-example
+    _ = outcome
+    _ = token
+}
+
+// MARK: - Sources/StrataCore/Encoding/Multipart/MultipartFormData.swift
+
+/// `Sources/StrataCore/Encoding/Multipart/MultipartFormData.swift`, example 1 (line 10).
+func example_StrataCore_Encoding_Multipart_MultipartFormData_1() async throws {
+    let photoURL = URL(fileURLWithPath: "/tmp/photo.jpg")
+    var request = HTTPRequest(method: .post, scheme: "https", authority: "api.example.com", path: "/photos")
+    func upload(_ chunk: Data) {}
+    // doc-example: Sources/StrataCore/Encoding/Multipart/MultipartFormData.swift#1
+    var form = MultipartFormData()
+    form.append("Ann", name: "user")
+    try form.append(fileAt: photoURL, name: "photo")        // image/jpeg from the extension
+    request.headerFields[.contentType] = form.contentType
+    for try await chunk in form.makeChunks() { upload(chunk) }
+    // end doc-example
+    _ = form
+}
+
+// MARK: - Sources/StrataCore/Encoding/ParametersEncoding.swift
+
+/// `Sources/StrataCore/Encoding/ParametersEncoding.swift`, example 1 (line 13).
+func example_StrataCore_Encoding_ParametersEncoding_1() async throws {
+    let url = URL(string: "https://api.example.com/search")
+    // doc-example: Sources/StrataCore/Encoding/ParametersEncoding.swift#1
+    let search = RequestDescription(route: url, parameters: ["q": "swift"])               // GET ?q=swift
+    let create = RequestDescription(route: url, method: .post, parameters: ["q": "swift"])  // {"q":"swift"}
+    let brackets: ParametersEncoding = .urlQuery                                            // key[]=a&key[]=b
+    let repeated: ParametersEncoding = .urlQuery(URLEncodedFormEncoder(arrayEncoding: .noBrackets))  // key=a&key=b
+    let snakeCase: ParametersEncoding = .formURL(URLEncodedFormEncoder(keyEncoding: .convertToSnakeCase))  // first_name=Ann
+    // end doc-example
+    _ = search
+    _ = create
+    _ = brackets
+    _ = repeated
+    _ = snakeCase
+}
+
+// MARK: - Sources/StrataCore/Encoding/URLEncodedForm/URLEncodedFormEncoder.swift
+
+/// `Sources/StrataCore/Encoding/URLEncodedForm/URLEncodedFormEncoder.swift`, example 1 (line 14).
+func example_StrataCore_Encoding_URLEncodedForm_URLEncodedFormEncoder_1() async throws -> String {
+    // doc-example: Sources/StrataCore/Encoding/URLEncodedForm/URLEncodedFormEncoder.swift#1
+    let encoder = URLEncodedFormEncoder()
+    let query = try encoder.encode(["q": "a b", "page": 2, "filter": ["tag": ["x", "y"]]] as JSON)
+    // "filter%5Btag%5D%5B%5D=x&filter%5Btag%5D%5B%5D=y&page=2&q=a%20b"
+    // end doc-example
+    _ = encoder
+    _ = query
+    return query
+}
+
+// MARK: - Sources/StrataCore/Interface/AttemptReport.swift
+
+/// `Sources/StrataCore/Interface/AttemptReport.swift`, example 1 (line 9).
+func example_StrataCore_Interface_AttemptReport_1() async throws {
+    // doc-example: Sources/StrataCore/Interface/AttemptReport.swift#1
+    AttemptReport.current?.protocolVersion = "1.1"
+    // end doc-example
+}
+
+// MARK: - Sources/StrataCore/Interface/CallValues.swift
+
+// `Sources/StrataCore/Interface/CallValues.swift`, example 1 (line 9), at file scope (it declares an extension).
+// doc-example: Sources/StrataCore/Interface/CallValues.swift#1
+enum TagKey: CallValueKey { typealias Value = String }
+
+extension Endpoint {
+    func tag(_ tag: String) -> Endpoint { option(TagKey.self, tag) }
+}
+extension MiddlewareContext {
+    var tag: String? { options[TagKey.self] }
+}
+// end doc-example
+
+// MARK: - Sources/StrataCore/Interface/Middleware.swift
+
+/// `Sources/StrataCore/Interface/Middleware.swift`, example 1 (line 41).
+enum DocExample_StrataCore_Interface_Middleware_1 {
+    // doc-example: Sources/StrataCore/Interface/Middleware.swift#1
+    struct RequestID: Middleware {
+        func intercept(_ request: HTTPRequest, body: MessageBody?, context: MiddlewareContext,
+                       next: MiddlewareNext) async throws -> (HTTPResponse, MessageBody?) {
+            var request = request
+            request.headerFields[HTTPField.Name("X-Request-ID")!] = UUID().uuidString
+            return try await next(request, body, context)
+        }
+    }
+    // end doc-example
+}
+
+// MARK: - Sources/StrataCore/Interface/Proxy/ProxySettings.swift
+
+/// `Sources/StrataCore/Interface/Proxy/ProxySettings.swift`, example 1 (line 8).
+func example_StrataCore_Interface_Proxy_ProxySettings_1() async throws {
+    // doc-example: Sources/StrataCore/Interface/Proxy/ProxySettings.swift#1
+    let proxy = ProxySettings(
+        all: try ProxySettings.Server(url: "http://alice:secret@proxy.internal:3128"),
+        bypass: try ProxySettings.Bypass.list("localhost, .internal, 10.0.0.0/8"))
+    // end doc-example
+    _ = proxy
+}
+
+// MARK: - Sources/StrataCore/Interface/StrataError.swift
+
+/// `Sources/StrataCore/Interface/StrataError.swift`, example 1 (line 10).
+func example_StrataCore_Interface_StrataError_1() async throws {
+    struct User: Decodable { let name: String }
+    struct APIError: Decodable { let message: String }
+    let networker = Networker(transport: MockTransport())
+    let endpoint = Endpoint(RequestDescription(route: "https://api.example.com/users/42"), decoding: User.self)
+    // doc-example: Sources/StrataCore/Interface/StrataError.swift#1
+    do {
+        let user = try await networker.send(endpoint)
+        print(user)
+    } catch where error.kind == .unacceptableStatus {
+        let apiError = try error.decodeBody(as: APIError.self)  // the server's JSON error
+        print(apiError)
+    } catch where error.isTimeout {
+        print("timed out \(error.phase.map { "while \($0)" } ?? "")")
+    } catch {
+        print(error)  // one line: the stage, the request, the status, a body snippet
+    }
+    // end doc-example
+}
+
+// MARK: - Sources/StrataCore/Interface/Trust/ServerTrust.swift
+
+/// `Sources/StrataCore/Interface/Trust/ServerTrust.swift`, example 1 (line 10).
+func example_StrataCore_Interface_Trust_ServerTrust_1() async throws {
+    let primaryPin = try PublicKeyPin(sha256: Data(count: 32))
+    let backupPin = try PublicKeyPin(sha256: Data(repeating: 1, count: 32))
+    let companyRoots = [try TLSCertificate(der: Data([0x30, 0x00]))]
+    // doc-example: Sources/StrataCore/Interface/Trust/ServerTrust.swift#1
+    let trust = try ServerTrust(hosts: [
+        "api.example.com": TrustPolicy(pins: [primaryPin, backupPin]),
+        "**.internal.example.com": TrustPolicy(roots: .only(companyRoots)),
+    ])
+    let transport = try AsyncHTTPClientTransport(trust: trust)
+    // end doc-example
+    _ = trust
+    _ = transport
+}
+
+// MARK: - Sources/StrataCore/Interface/Trust/TrustPolicy.swift
+
+/// `Sources/StrataCore/Interface/Trust/TrustPolicy.swift`, example 1 (line 11).
+func example_StrataCore_Interface_Trust_TrustPolicy_1() async throws {
+    let companyCA = "-----BEGIN CERTIFICATE-----\nMAA=\n-----END CERTIFICATE-----\n"
+    // doc-example: Sources/StrataCore/Interface/Trust/TrustPolicy.swift#1
+    let policy = TrustPolicy(
+        roots: .only(try TLSCertificate.certificates(pem: companyCA)),
+        pins: [try PublicKeyPin("sha256/r/mIkG3eEpVdm+u/ko/cwxzOMo1bk4TyHIlByibiA5E=")],
+        minimumVersion: .tls13)
+    // end doc-example
+    _ = policy
+}
+
+// MARK: - Sources/StrataCore/Models/DTODecodable.swift
+
+// `Sources/StrataCore/Models/DTODecodable.swift`, example 1 (line 4), at file scope (it declares an extension).
+struct Photo { let id: String; let image: String }
+typealias PhotoEntry = DocExample_StrataCore_Models_RawDecodable_1.PhotoEntry
+// doc-example: Sources/StrataCore/Models/DTODecodable.swift#1
+extension Photo: DTODecodable {
+    static func from(dto: PhotoEntry) throws -> Photo {
+        Photo(id: dto.id, image: dto.ref)
+    }
+}
+// end doc-example
+
+// MARK: - Sources/StrataCore/Models/JSON+Foundation.swift
+
+/// `Sources/StrataCore/Models/JSON+Foundation.swift`, example 1 (line 13).
+func example_StrataCore_Models_JSON_Foundation_1() async throws -> Int? {
+    // doc-example: Sources/StrataCore/Models/JSON+Foundation.swift#1
+    let user: JSON = ["name": "Ann", "age": 31]
+    let object = user.foundationObject as? [String: Any]
+    let age = object?["age"] as? Int   // 31
+    // end doc-example
+    _ = user
+    _ = object
+    _ = age
+    return age
+}
+
+// MARK: - Sources/StrataCore/Models/JSON.swift
+
+/// `Sources/StrataCore/Models/JSON.swift`, example 1 (line 8).
+func example_StrataCore_Models_JSON_1() async throws -> (name: String?, firstTag: JSON?) {
+    // doc-example: Sources/StrataCore/Models/JSON.swift#1
+    let user: JSON = ["name": "Ann", "age": 31, "tags": ["admin"], "manager": nil]
+    let name = user["name"]?.stringValue   // "Ann"
+    let firstTag = user["tags"]?[0]        // "admin"
+    // end doc-example
+    _ = user
+    _ = name
+    _ = firstTag
+    return (name, firstTag)
+}
+
+// MARK: - Sources/StrataCore/Models/RawDecodable.swift
+
+/// `Sources/StrataCore/Models/RawDecodable.swift`, example 1 (line 9).
+enum DocExample_StrataCore_Models_RawDecodable_1 {
+    // doc-example: Sources/StrataCore/Models/RawDecodable.swift#1
+    struct PhotoEntry: Codable, RawDecodable {
+        typealias Raw = Json
+        let id: String
+        let ref: String
+    }
+    // end doc-example
+}
+
+// MARK: - Sources/StrataCore/Models/RawEncodable.swift
+
+/// `Sources/StrataCore/Models/RawEncodable.swift`, example 1 (line 7).
+enum DocExample_StrataCore_Models_RawEncodable_1 {
+    // doc-example: Sources/StrataCore/Models/RawEncodable.swift#1
+    struct CredentialsEntry: Codable, RawEncodable {
+        typealias Raw = Json
+        let login: String
+    }
+    // end doc-example
+}
+
+// MARK: - Sources/StrataCore/Request/BodyParsing.swift
+
+/// `Sources/StrataCore/Request/BodyParsing.swift`, example 1 (line 113).
+func example_StrataCore_Request_BodyParsing_1() async throws {
+    struct UserEntry: Codable, RawMappable { typealias Raw = JSON; let name: String }
+    struct User: DTODecodable { let name: String; static func from(dto: UserEntry) throws -> User { User(name: dto.name) } }
+    let bytes = Data(#"{"name":"Ann"}"#.utf8)
+    // doc-example: Sources/StrataCore/Request/BodyParsing.swift#1
+    let user: User = try ModelParsing.model(bytes, JSONDecoder())  // bytes → DTO → model
+    // end doc-example
+    _ = user
+}
+
+// MARK: - Sources/StrataCore/Request/Endpoint+Constructors.swift
+
+/// `Sources/StrataCore/Request/Endpoint+Constructors.swift`, example 1 (line 85).
+func example_StrataCore_Request_Endpoint_Constructors_1() async throws {
+    struct Photo { init(with json: [String: Any]?) throws {} }
+    let url = URL(fileURLWithPath: "/photos/1")
+    // doc-example: Sources/StrataCore/Request/Endpoint+Constructors.swift#1
+    let photo = Endpoint(url: url, parse: { json in
+        do { return .success(try Photo(with: json as? [String: Any])) }
+        catch let error { return .failure(error) }
+    })
+    // end doc-example
+    _ = photo
+}
+
+// MARK: - Sources/StrataCore/Request/Endpoint+Modifiers.swift
+
+/// `Sources/StrataCore/Request/Endpoint+Modifiers.swift`, example 1 (line 8).
+func example_StrataCore_Request_Endpoint_Modifiers_1() async throws {
+    struct User: Decodable { let name: String }
+    let networker = Networker(transport: MockTransport())
+    let request = RequestDescription(route: "https://api.example.com/users/42")
+    let traceID = "trace-1"
+    // doc-example: Sources/StrataCore/Request/Endpoint+Modifiers.swift#1
+    let user = try await networker.send(
+        Endpoint(request, decoding: User.self)
+            .timeout(.seconds(5))
+            .header("X-Trace", traceID)
+            .retry(.never))
+    // end doc-example
+    _ = user
+}
+
+// MARK: - Sources/StrataCore/Request/Endpoint.swift
+
+// `Sources/StrataCore/Request/Endpoint.swift`, example 1 (line 7), at file scope (it declares an extension).
+// doc-example: Sources/StrataCore/Request/Endpoint.swift#1
+extension Photo {
+    static func single(by id: Int, with baseURL: URL) throws -> Endpoint<Photo> {
+        Endpoint(RequestDescription(route: try baseURL + "photos/\(id)"), decoding: Photo.self)
+    }
+}
+// end doc-example
+
+// MARK: - Sources/StrataCore/Request/HeaderList.swift
+
+/// `Sources/StrataCore/Request/HeaderList.swift`, example 1 (line 7).
+func example_StrataCore_Request_HeaderList_1() async throws {
+    let route = "https://api.example.com/users"
+    let endpoint = Endpoint<JSON>(RequestDescription(route: route))
+    let traceID = "trace-1"
+    // doc-example: Sources/StrataCore/Request/HeaderList.swift#1
+    let request = RequestDescription(route: route, headers: ["X-Token": "abc", "Accept": "application/json"])
+    let middleware = HeadersMiddleware(["User-Agent": "MyApp/1.0"])
+    let traced = endpoint.headers(["X-Trace": traceID])
+    // end doc-example
+    _ = request
+    _ = middleware
+    _ = traced
+}
+
+// MARK: - Sources/StrataCore/Request/RequestDescription+HeaderList.swift
+
+/// `Sources/StrataCore/Request/RequestDescription+HeaderList.swift`, example 1 (line 7).
+func example_StrataCore_Request_RequestDescription_HeaderList_1() async throws {
+    let route = "https://api.example.com/users"
+    // doc-example: Sources/StrataCore/Request/RequestDescription+HeaderList.swift#1
+    let request = RequestDescription(route: route, method: .post, headers: ["X-Token": "abc"])
+    // end doc-example
+    _ = request
+}
+
+// MARK: - Sources/StrataCore/Request/RequestDescription.swift
+
+/// `Sources/StrataCore/Request/RequestDescription.swift`, example 1 (line 12).
+func example_StrataCore_Request_RequestDescription_1() async throws {
+    typealias RegistrationRoute = DocExample_StrataCore_Routing_URLRouteProvider_1.RegistrationRoute
+    // doc-example: Sources/StrataCore/Request/RequestDescription.swift#1
+    let request = RequestDescription(
+        route: RegistrationRoute.auth,
+        method: .post,
+        parameters: ["login": "ann", "password": "secret"],
+        encoding: .formURL)
+    // end doc-example
+    _ = request
+}
+
+/// `Sources/StrataCore/Request/RequestDescription.swift`, example 2 (line 59).
+func example_StrataCore_Request_RequestDescription_2() async throws {
+    let url = URL(string: "https://api.example.com/users")
+    // doc-example: Sources/StrataCore/Request/RequestDescription.swift#2
+    let create = RequestDescription(route: url, method: .post,
+                                    parameters: ["name": "Ann", "age": 31, "tags": ["a", "b"]])
+    // end doc-example
+    _ = create
+}
+
+// MARK: - Sources/StrataCore/Routing/ServiceRoute.swift
+
+// `Sources/StrataCore/Routing/ServiceRoute.swift`, example 1 (line 7), at file scope (it declares an extension).
+// doc-example: Sources/StrataCore/Routing/ServiceRoute.swift#1
+protocol ExampleAPI: ServiceRoute {}
+
+extension ExampleAPI {
+    var baseURL: URL? { URL(string: "https://api.example.com/v1") }  // declared once
+}
+
+enum UserRoute: ExampleAPI {
+    case profile(id: Int)
+    case search
+
+    var path: String {
+        switch self {
+        case .profile(let id): "/users/\(id)"
+        case .search: "/users"
+        }
+    }
+}
+// end doc-example
+
+// MARK: - Sources/StrataCore/Routing/String+URLRouteProvider.swift
+
+/// `Sources/StrataCore/Routing/String+URLRouteProvider.swift`, example 1 (line 7).
+func example_StrataCore_Routing_String_URLRouteProvider_1() async throws {
+    // doc-example: Sources/StrataCore/Routing/String+URLRouteProvider.swift#1
+    let request = RequestDescription(route: "https://api.example.com/users", parameters: ["page": 2])
+    // end doc-example
+    _ = request
+}
+
+// MARK: - Sources/StrataCore/Routing/URLRouteProvider.swift
+
+/// `Sources/StrataCore/Routing/URLRouteProvider.swift`, example 1 (line 9).
+enum DocExample_StrataCore_Routing_URLRouteProvider_1 {
+    // doc-example: Sources/StrataCore/Routing/URLRouteProvider.swift#1
+    enum RegistrationRoute: URLRouteProvider {
+        case auth, register, user(String)
+
+        func url() throws -> URL {
+            let base = URL(string: "http://example.com")
+            switch self {
+            case .auth: return try base + "/user/auth"
+            case .register: return try base + "/user/register"
+            case .user(let id): return try base + "/user/\(id)"
+            }
+        }
+    }
+    // end doc-example
 }
 
 // MARK: - Sources/StrataDemo/Routes/DemoAPI.swift

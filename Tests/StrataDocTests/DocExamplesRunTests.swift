@@ -12,7 +12,7 @@ import Testing
 /// docs' own text.
 @Suite struct DocExamplesRunTests {
     @Test func formEncoderExampleGivesTheQueryItsCommentShows() async throws {
-        let query = try await example_Strata_Encoding_URLEncodedForm_URLEncodedFormEncoder_1()
+        let query = try await example_StrataCore_Encoding_URLEncodedForm_URLEncodedFormEncoder_1()
         #expect(query == "filter%5Btag%5D%5B%5D=x&filter%5Btag%5D%5B%5D=y&page=2&q=a%20b")
     }
 
@@ -21,10 +21,10 @@ import Testing
     }
 
     @Test func jsonExamplesGiveTheValuesTheirCommentsShow() async throws {
-        let (name, firstTag) = try await example_Strata_Models_JSON_1()
+        let (name, firstTag) = try await example_StrataCore_Models_JSON_1()
         #expect(name == "Ann")
         #expect(firstTag == "admin")
-        #expect(try await example_Strata_Models_JSON_Foundation_1() == 31)
+        #expect(try await example_StrataCore_Models_JSON_Foundation_1() == 31)
     }
 
     /// The test server's protected route, reached by the example over AsyncHTTPClient.

@@ -5,6 +5,7 @@ import StrataTestSupport
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// `Networker.events` against an in-process server on both transports: reconnection
 /// from the last event ID however the connection ends, `retry:` and backoff, what stops

@@ -51,7 +51,7 @@ struct RequestIDMiddleware: Middleware {
         #expect(try request.encoded().body?.bufferedData == Data("tag_list%5B%5D=a".utf8))
         let bare = URLEncodedFormEncoder()
         #expect(String(reflecting: type(of: bare)) == "Hummingbird.URLEncodedFormEncoder")
-        #expect(String(reflecting: Strata.URLEncodedFormEncoder.self) == "Strata.URLEncodedFormEncoder")
+        #expect(String(reflecting: Strata.URLEncodedFormEncoder.self) == "StrataCore.URLEncodedFormEncoder")
     }
 
     /// Hummingbird exports a `CacheControl` and a `RequestBody` too, and Strata keeps its
@@ -68,7 +68,7 @@ struct RequestIDMiddleware: Middleware {
         let directives = Strata.CacheControl(parsing: "public, max-age=60")
         #expect(directives.maxAge == 60)
         #expect(String(reflecting: Strata.CacheControl.self) == "Strata.CacheControl")
-        #expect(String(reflecting: Strata.RequestBody.self) == "Strata.RequestBody")
+        #expect(String(reflecting: Strata.RequestBody.self) == "StrataCore.RequestBody")
         #expect(String(reflecting: Hummingbird.CacheControl.self) == "Hummingbird.CacheControl")
         #expect(String(reflecting: Hummingbird.RequestBody.self) == "HummingbirdCore.RequestBody")
     }

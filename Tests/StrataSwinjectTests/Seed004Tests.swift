@@ -55,7 +55,7 @@ import Testing
         // Compiles only because `Endpoint` here is a protocol that `UserEndpoint` conforms to.
         let route: any Endpoint = UserEndpoint.user(3)
         #expect(String(reflecting: (any Endpoint).self) == "StrataSwinjectTests.Endpoint")
-        #expect(String(reflecting: Strata.Endpoint<User>.self) == "Strata.Endpoint<StrataSwinjectTests.User>")
+        #expect(String(reflecting: Strata.Endpoint<User>.self) == "StrataCore.Endpoint<StrataSwinjectTests.User>")
 
         try await withResolvedClient { _, base in
             #expect(route.baseUrl == base.absoluteString)

@@ -3,6 +3,7 @@ import HTTPTypes
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 private func response(_ body: String, status: HTTPResponse.Status = .ok) -> RawResponse {
     RawResponse(head: HTTPResponse(status: status), body: Data(body.utf8))

@@ -3,6 +3,7 @@ import StrataTesting
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// URLs whose scheme `URL` reads as `""` (`:a`): `HTTPRequest(url:)` traps on them, so
 /// every route and the encoder refuse them with ``URLRouteError/invalidURL(base:path:)``.

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import Strata
+@testable import StrataCore
 
 // Models shared by JSONValueCodingTests.
 

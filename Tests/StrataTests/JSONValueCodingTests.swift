@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// The kind of a `DecodingError`, its rendered coding path (including the missing key
 /// for `keyNotFound`) and, for `keyNotFound`, the path of the container alone.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 @Suite struct ModelLayerTests {
     static let userJSON =

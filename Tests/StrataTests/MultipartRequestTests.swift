@@ -3,6 +3,7 @@ import HTTPTypes
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 @Suite struct MultipartRequestTests {
     @Test func multipartBodyStreamsTheFormWithItsContentType() async throws {

@@ -4,6 +4,7 @@ import StrataTesting
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// Inputs that used to trap the process (a Foundation precondition, SIGILL) instead of
 /// throwing or escaping: each one is now escaped into a valid URL.

@@ -3,6 +3,7 @@ import HTTPTypes
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 private func bodyString(_ request: EncodedRequest) -> String? {
     request.body?.bufferedData.map { String(decoding: $0, as: UTF8.self) }

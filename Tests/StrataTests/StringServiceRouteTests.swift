@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// Seed 004's `Endpoint` protocol, refining ``StringServiceRoute`` with its requirements
 /// restated, as the seed's code keeps them.

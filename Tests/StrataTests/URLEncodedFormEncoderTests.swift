@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// Encodes `json` with an encoder configured by `configure`.
 private func form(_ json: JSON, _ configure: (inout URLEncodedFormEncoder) -> Void = { _ in }) throws -> String {

@@ -3,6 +3,7 @@ import HTTPTypes
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// `Cache-Control` and HTTP dates, read as RFC 9111 and RFC 9110 say, with exact values.
 @Suite struct CacheControlTests {

@@ -3,6 +3,7 @@ import HTTPTypes
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// The cache step over a scripted transport and an injected clock: every strategy, exact
 /// request counts, ages and sources.

@@ -5,6 +5,7 @@ import StrataTestSupport
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// `Cache-Control`, dates, `Age`, `Vary` and URIs are server or caller data: any text
 /// is read by the RFC's rules or ignored, never a crash, and the readings are exact.

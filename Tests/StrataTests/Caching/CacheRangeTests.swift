@@ -3,6 +3,7 @@ import HTTPTypes
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// Byte ranges through the cache (RFC 9111 §3.3–3.4, RFC 9110 §14): answered from a stored
 /// complete response or part, parts stored and combined only under the same strong

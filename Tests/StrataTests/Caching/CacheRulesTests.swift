@@ -3,6 +3,7 @@ import HTTPTypes
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// RFC 9111's rules as pure functions, on an injected clock.
 @Suite struct CacheRulesTests {

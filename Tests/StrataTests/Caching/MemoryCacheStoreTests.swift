@@ -3,6 +3,7 @@ import HTTPTypes
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// The in-memory store: variants by secondary key, a byte bound, least recently used out first.
 @Suite struct MemoryCacheStoreTests {

@@ -5,6 +5,7 @@ import StrataTestSupport
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// A server inside a transport: `200` with `ok <Authorization>` for `Authorization: Bearer
 /// <accepted token>`, `401` otherwise. It records the `Authorization` field of every request

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// Work left for after a call: one piece per id at a time, each gone when it ends, none
 /// started once the client cancelled its work.

@@ -5,6 +5,7 @@ import StrataTestSupport
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 @Suite struct BasicAuthenticationTests {
     /// RFC 7617's own examples (§2 and §2.1), and a decomposed `é` sent as the composed one.

@@ -4,6 +4,7 @@ import Logging
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// The call's state machine driven with events alone, no I/O: every transition, and the
 /// races where two endings meet (the first wins).

@@ -5,6 +5,7 @@ import StrataTestSupport
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// A transport whose calls wait until the test releases them; a cancelled call throws
 /// `CancellationError` at once.

@@ -5,6 +5,7 @@ import StrataTesting
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 @Suite struct ConcurrencyLimitTests {
     /// A transport that records each request's path and holds it until `release` is told to let it go.

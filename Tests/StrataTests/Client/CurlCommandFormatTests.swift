@@ -5,6 +5,7 @@ import StrataTestSupport
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 @Suite struct CurlCommandFormatTests {
     static func request(_ method: HTTPRequest.Method, _ fields: HTTPFields = [:]) -> HTTPRequest {

@@ -3,6 +3,7 @@ import StrataTestSupport
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// `Deadline.sleep`: the wait retry backoffs use, released the moment it ends.
 @Suite(.serialized, .runsAlone) struct DeadlineSleepTests {

@@ -4,6 +4,7 @@ import StrataTestSupport
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// Which clients run their calls in the caller's task, and that such a call still ends at
 /// its deadline while the body is read.

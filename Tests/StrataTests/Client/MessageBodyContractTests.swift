@@ -3,6 +3,7 @@ import HTTPTypes
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// One body contract: which responses have no body, and how a streamed body is read.
 @Suite struct MessageBodyContractTests {

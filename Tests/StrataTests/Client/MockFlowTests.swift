@@ -4,6 +4,7 @@ import StrataTesting
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// The seeds' flows over the mock transport: offline, as seed 003's `MockURLSession`.
 @Suite struct MockFlowTests {

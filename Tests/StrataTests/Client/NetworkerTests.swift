@@ -5,6 +5,7 @@ import StrataTestSupport
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 @Suite struct NetworkerTests {
     let userEndpoint = Endpoint(RequestDescription(route: RegistrationRoute.user("7")), model: User.self)

@@ -5,6 +5,7 @@ import StrataTestSupport
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// The pipeline contract, pinned: the client owns the deadline, every stage says what
 /// failed, a failed response keeps its body, and one body rule holds everywhere.

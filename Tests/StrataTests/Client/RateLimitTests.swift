@@ -4,6 +4,7 @@ import StrataTesting
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// ``RateLimitMiddleware`` over the mock transport: the server's word read from every
 /// spelling, the bucket's arithmetic, and the queue's bounds. Timing against a real server

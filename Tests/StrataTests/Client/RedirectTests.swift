@@ -5,6 +5,7 @@ import StrataTestSupport
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// A transport that answers by URL from a table of redirects and records every request
 /// it receives: method, URL, header fields and body.

@@ -4,6 +4,7 @@ import Logging
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// The order and the parts of `[any Middleware].resilient(...)`.
 @Suite struct ResilientPresetTests {

@@ -3,6 +3,7 @@ import HTTPTypes
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// What a call reports about its attempts, the endpoint's custom decision, and the budget.
 @Suite struct RetryOutcomeTests {

@@ -4,6 +4,7 @@ import StrataTestSupport
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// A transport that plays a script of outcomes, one per request, and records each request.
 final class ScriptedTransport: Transport {

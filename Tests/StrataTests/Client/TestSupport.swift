@@ -4,6 +4,7 @@ import Logging
 import StrataTestSupport
 
 @testable import Strata
+@testable import StrataCore
 
 /// A clock that moves only when told to.
 final class ManualClock: Sendable {

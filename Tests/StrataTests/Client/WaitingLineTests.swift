@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// ``WaitingLine`` driven by its events alone: grants, a full line, deadlines, cancellations.
 @Suite struct WaitingLineTests {

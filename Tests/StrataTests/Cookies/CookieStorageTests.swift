@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// The storage model (RFC 6265bis §5.7) and what a request carries (§5.8.3): the RFC's own
 /// examples first, then the rules one by one.

@@ -3,6 +3,7 @@ import HTTPTypes
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// The `Set-Cookie` parser (RFC 6265bis §5.6) and its dates (§5.1.1), case by case.
 @Suite struct SetCookieParsingTests {

@@ -6,6 +6,7 @@ import StrataTesting
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// Paging over the mock transport: the URLs each style asks for, the limit, the end, and a
 /// style that cannot go on. The same styles run against a real server in

@@ -4,6 +4,7 @@ import PropertyBased
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// `Link` values (RFC 8288) are server data: exact readings of the forms servers send, and
 /// any text read without a trap.

@@ -5,6 +5,7 @@ import StrataTestSupport
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// `Range` fields are caller data and `Content-Range` fields server data: any text reads
 /// as a range or as `nil`, never a crash, and what the cache answers from them is always

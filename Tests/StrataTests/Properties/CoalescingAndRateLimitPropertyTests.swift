@@ -4,6 +4,7 @@ import PropertyBased
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// A shared response's `Vary` comes from a server and a request's fields from callers: any
 /// text is read without a crash, and a caller sends its own request exactly when the

@@ -3,6 +3,7 @@ import PropertyBased
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// `Set-Cookie` fields are server data: any text is read as a cookie or ignored, never a
 /// crash, and what the jar keeps stays within the RFC's bounds.

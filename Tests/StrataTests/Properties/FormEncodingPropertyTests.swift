@@ -5,6 +5,7 @@ import StrataTestSupport
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// ``URLEncodedFormEncoder`` and the parameter encodings of ``RequestDescription``, fed
 /// random keys, values and nested ``JSON``.

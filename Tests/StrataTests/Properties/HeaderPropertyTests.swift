@@ -5,6 +5,7 @@ import StrataTestSupport
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// Header names and values from random text: `HTTPField.Name(_:)`, ``HTTPFields``,
 /// ``HeadersMiddleware`` and request encoding.

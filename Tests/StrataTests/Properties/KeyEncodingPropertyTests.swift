@@ -4,6 +4,7 @@ import StrataTestSupport
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// ``URLEncodedFormEncoder/KeyEncoding/convertToSnakeCase`` against `JSONEncoder`'s own
 /// `.convertToSnakeCase`, on random keys: camel case, capitals runs, underscores, digits

@@ -4,6 +4,7 @@ import StrataTestSupport
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// ``MultipartFormData`` fed random field names, file names, content types, data and
 /// boundaries.

@@ -2,6 +2,7 @@ import Foundation
 import PropertyBased
 
 @testable import Strata
+@testable import StrataCore
 
 /// Generators shared by the property tests: Unicode strings heavy in the characters
 /// that break URLs, headers and multipart bodies, random bytes, and random ``JSON``.

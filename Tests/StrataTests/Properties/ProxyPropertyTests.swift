@@ -2,6 +2,7 @@ import PropertyBased
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// Proxy URLs and `NO_PROXY` lists come from the environment and from users: any text is
 /// read or refused with a typed error that never repeats the password, never a crash.

@@ -5,6 +5,7 @@ import StrataTestSupport
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// `Location` values are server data: any text must be followed to an `http(s)` URL or
 /// refused with a ``RedirectError``, never crash.

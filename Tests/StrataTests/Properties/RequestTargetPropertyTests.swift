@@ -5,6 +5,7 @@ import StrataTestSupport
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// The request target Strata slices from a URL's string is the one `HTTPRequest(url:)`
 /// builds through `URLComponents`, for random URLs of every part (user information, IPv6

@@ -5,6 +5,7 @@ import StrataTestSupport
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// Response bodies of random bytes (invalid UTF-8, broken and valid JSON) through
 /// ``JSON/init(rawBody:decoder:)``, ``JSONValueDecoder`` and every kind of endpoint.

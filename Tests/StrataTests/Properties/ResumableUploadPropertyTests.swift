@@ -5,6 +5,7 @@ import StrataTestSupport
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// The resumable upload protocol's fields are server data: any `Location`, `Upload-Offset`
 /// or `Upload-Limit` gives a usable value or none, never a crash.

@@ -5,6 +5,7 @@ import StrataTestSupport
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// `Retry-After` values are server data: any text gives no wait or a wait of zero or
 /// more, never a crash.

@@ -5,6 +5,7 @@ import StrataTestSupport
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// `URL? + String`, ``ServiceRoute`` and query appending, fed random Unicode paths.
 @Suite(.runsAlone) struct RoutePropertyTests {

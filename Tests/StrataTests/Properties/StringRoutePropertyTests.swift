@@ -6,6 +6,7 @@ import StrataTesting
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// A `String` used as a route, fed random strings: it is a URL, or it throws
 /// ``URLRouteError/invalidURL(base:path:)`` (``StrataError/Kind/invalidURL`` when sent);

@@ -5,6 +5,7 @@ import StrataTesting
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// ``StringServiceRoute`` (seed 004's `Endpoint` shape) fed random base and path strings:
 /// `url()` is a URL or exactly ``URLRouteError/invalidURL(base:path:)`` with the strings

@@ -3,6 +3,7 @@ import PropertyBased
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// Whatever a caller or a config file hands the trust values, they answer with a value or
 /// a ``TrustConfigurationError``: never a crash.

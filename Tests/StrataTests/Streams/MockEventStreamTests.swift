@@ -4,6 +4,7 @@ import StrataTesting
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// `Networker.events` over the mock transport, whose bodies arrive whole: the same
 /// parser, the same reconnection, and a recorded stream replayed.

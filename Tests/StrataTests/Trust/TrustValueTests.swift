@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// The trust values read what users write (pins, host patterns, PEM) exactly, and refuse
 /// the rest with a typed error naming the setting.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Strata
+@testable import StrataCore
 
 /// The keep-alive driven by instants alone: when it pings, when it gives up on a silent
 /// peer (ping interval + pong timeout after the last sign of life), when it calls a

@@ -159,14 +159,3 @@ public struct CacheControl: Sendable, Hashable {
         return result
     }
 }
-
-extension StringProtocol {
-    /// Without leading and trailing spaces and tabs (RFC 9110's OWS).
-    func trimmingOWS() -> String {
-        let isOWS: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isOWS($0) }), let last = lastIndex(where: { !isOWS($0) }) else {
-            return ""
-        }
-        return String(self[first...last])
-    }
-}

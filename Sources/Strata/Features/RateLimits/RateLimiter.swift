@@ -15,7 +15,7 @@ final class RateLimiter: Sendable {
         /// The requests the server still allows until `until`.
         var quota: (remaining: Int, until: ContinuousClock.Instant)?
         /// The timer that wakes this partition's waiters, while some wait.
-        var wake: DeadlineTimer?
+        var wake: DeadlineAlarm?
     }
 
     private struct Buckets {
@@ -156,8 +156,8 @@ final class RateLimiter: Sendable {
     }
 
     /// A timer that wakes `key`'s waiters at `instant`.
-    private func armWake(_ key: String, at instant: ContinuousClock.Instant) -> DeadlineTimer {
-        DeadlineTimer(deadline: instant) { [weak self] in self?.wake(key) }
+    private func armWake(_ key: String, at instant: ContinuousClock.Instant) -> DeadlineAlarm {
+        DeadlineAlarm(deadline: instant) { [weak self] in self?.wake(key) }
     }
 
     /// Hands `key`'s free tokens to its waiters in line order, and sets the next timer while

@@ -81,7 +81,7 @@ public struct MessageBody: Sendable {
 
     /// This body, its bytes also found in `file` (see ``file``), with a handler for the
     /// bytes a transport sends from there.
-    func sent(from file: URL?, reporting sentBytesHandler: (@Sendable (Int64) -> Void)? = nil) -> MessageBody {
+    package func sent(from file: URL?, reporting sentBytesHandler: (@Sendable (Int64) -> Void)? = nil) -> MessageBody {
         var body = self
         body.file = file
         body.sentBytesHandler = sentBytesHandler

@@ -153,7 +153,7 @@ final class CallBodyChunks: ChunkSource {
 
     deinit {
         stopTimer()
-        _ = call.update { [request] in $0.cancelled(request: request) }
+        call.update { [request] in $0.bodyDropped(request: request) }
     }
 
     /// The next chunk, or `nil` at the end. A chunk is handed over only while the call

@@ -64,7 +64,7 @@ public struct Networker: Sendable {
         /// first: by default the redirect step (see ``redirects``). A step here is left out
         /// when the client's middleware has a step of the same type, placed where the app
         /// wants it.
-        public var defaultMiddleware: [any Middleware] = Self.standardMiddleware
+        public var defaultMiddleware: [any Middleware] = [RedirectMiddleware()]
 
         /// The defaults: sorted-key JSON, 60 s timeout, 32 MiB bodies, 64 KiB error
         /// bodies, 2xx accepted, redirects followed under ``RedirectPolicy``'s defaults.
@@ -142,40 +142,52 @@ public struct Networker: Sendable {
         var response = EndpointResponse(
             value: value, request: loaded.request, head: loaded.head, body: loaded.body,
             duration: start.duration(to: .now))
-        response.records = end(context)
+        response.records = try end(context)
         return response
     }
 
     /// Ends the call `context` belongs to, which succeeded: the work its steps left for
     /// after it goes to ``background``, the call observers are told, and what the steps
-    /// recorded comes back.
-    func end(_ context: MiddlewareContext) -> CallValues {
-        let records = close(context, failure: nil)
+    /// recorded comes back. A call that had already ended otherwise (its first ending wins)
+    /// ends with that error instead, thrown.
+    @discardableResult
+    func end(_ context: MiddlewareContext) throws(StrataError) -> CallValues {
+        let (records, ending) = close(context, failure: nil)
+        if let ending { throw finish(ending, records: records) }
         tellObservers(FinishedCall(records: records, error: nil))
         return records
     }
 
     /// Ends the call `context` belongs to, which failed with `failure` (as ``end(_:)``
-    /// does), and returns the error carrying what the call's steps recorded.
+    /// does), and returns the error it ends with, carrying what the call's steps recorded:
+    /// `failure`, or the call's first ending when it had already ended (a timeout that
+    /// came before the failure it caused).
     func end(_ context: MiddlewareContext, failure: StrataError) -> StrataError {
-        let records = close(context, failure: failure)
-        let error = failure.withRecords(records)
+        let (records, ending) = close(context, failure: failure)
+        return finish(ending ?? failure, records: records)
+    }
+
+    /// Tells the observers that the call ended with `error`, and returns it with `records`.
+    private func finish(_ error: StrataError, records: CallValues) -> StrataError {
+        let error = error.withRecords(records)
         tellObservers(FinishedCall(records: records, error: error))
         return error
     }
 
-    /// Ends the call (it finished, or it failed with `failure`: its state records the first
-    /// ending), hands the work its steps left for after it to ``background``, and returns
-    /// what they recorded.
-    private func close(_ context: MiddlewareContext, failure: StrataError?) -> CallValues {
+    /// Ends the call (it finished, or it failed with `failure`), hands the work its steps
+    /// left for after it to ``background``, and returns what they recorded and the error
+    /// the call ends with, if it did not succeed: its first ending.
+    private func close(_ context: MiddlewareContext, failure: StrataError?) -> (
+        records: CallValues, ending: StrataError?
+    ) {
         let gathered = context.call.update { state in
-            if let failure { _ = state.ended(with: failure) } else { _ = state.finished() }
-            return state.handOver()
+            let ending = failure.map { state.ended(with: $0) } ?? state.finished().error
+            return (state.handOver(), ending)
         }
-        for followUp in gathered.clientValues[FollowUp.Key.self] ?? [] {
+        for followUp in gathered.0.clientValues[FollowUp.Key.self] ?? [] {
             background.start(id: followUp.id) { [self] in await followUp.work(self) }
         }
-        return gathered.records
+        return (gathered.0.records, gathered.1)
     }
 
     private func tellObservers(_ call: FinishedCall) {
@@ -201,7 +213,7 @@ public struct Networker: Sendable {
     /// The endpoint's parse of a validated response; a failure is a ``StrataError`` of
     /// kind ``StrataError/Kind/decoding`` or ``StrataError/Kind/mapping``, by the model
     /// layer that failed.
-    func parse<Response>(
+    package func parse<Response>(
         _ body: Data,
         of head: HTTPResponse,
         for request: HTTPRequest,
@@ -219,7 +231,7 @@ public struct Networker: Sendable {
 
     /// Runs the chain and reads the whole body, within the call's deadline (see
     /// ``Call/buffered(_:body:context:chain:limit:inline:)``).
-    func buffered(
+    package func buffered(
         _ request: HTTPRequest,
         body: MessageBody?,
         context: MiddlewareContext
@@ -245,7 +257,7 @@ public struct Networker: Sendable {
     }
 
     /// The context of a new call of this client.
-    func makeContext(
+    package func makeContext(
         deadline: ContinuousClock.Instant?,
         attemptTimeout: Duration?,
         attributes: [String: String],
@@ -269,7 +281,7 @@ public struct Networker: Sendable {
 
     /// Builds the URL and encodes the parameters of `request`, with `jsonEncoder` (the
     /// configuration's when `nil`).
-    func encode(
+    package func encode(
         _ request: RequestDescription<any URLRouteProvider>,
         jsonEncoder: JSONEncoder?
     ) throws(StrataError) -> EncodedRequest {

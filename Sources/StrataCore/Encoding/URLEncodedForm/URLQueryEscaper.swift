@@ -7,7 +7,7 @@ import Foundation
 /// (`é` → `%C3%A9`). Non-ASCII characters are always escaped, even when the set
 /// contains them, so the output is plain ASCII. A space is written as the
 /// ``URLEncodedFormEncoder/SpaceEncoding`` says, whatever the set.
-struct URLQueryEscaper: Sendable {
+package struct URLQueryEscaper: Sendable {
     /// The ASCII bytes left unescaped.
     private let allowed: ASCIIByteSet
     /// The bytes written for a space.
@@ -22,7 +22,7 @@ struct URLQueryEscaper: Sendable {
     private static let integerBytes = ASCIIByteSet("-0123456789".utf8)
 
     /// An escaper keeping the ASCII bytes in `allowedASCII` (see ``allowedASCII(in:)``).
-    init(allowedASCII: ASCIIByteSet, spaceEncoding: URLEncodedFormEncoder.SpaceEncoding) {
+    package init(allowedASCII: ASCIIByteSet, spaceEncoding: URLEncodedFormEncoder.SpaceEncoding) {
         allowed = allowedASCII
         spaceReplacement = spaceEncoding.replacement
         keepsIntegers = allowedASCII.isSuperset(of: Self.integerBytes)
@@ -34,10 +34,10 @@ struct URLQueryEscaper: Sendable {
     }
 
     /// ``allowedASCII(in:)`` of `CharacterSet.strataURLQueryAllowed`, worked out once.
-    static let defaultAllowedASCII = allowedASCII(in: .strataURLQueryAllowed)
+    package static let defaultAllowedASCII = allowedASCII(in: .strataURLQueryAllowed)
 
     /// `text` with every character that is not allowed percent-escaped.
-    func escape(_ text: String) -> String {
+    package func escape(_ text: String) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
         append(text, to: &output)
@@ -73,7 +73,7 @@ struct URLQueryEscaper: Sendable {
 }
 
 /// A set of ASCII bytes, one bit per byte: a lookup with no array and no bounds check.
-struct ASCIIByteSet: Sendable, Hashable {
+package struct ASCIIByteSet: Sendable, Hashable {
     /// Bytes 0–63.
     private var low: UInt64 = 0
     /// Bytes 64–127.

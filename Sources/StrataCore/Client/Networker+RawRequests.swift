@@ -52,14 +52,15 @@ extension Networker {
             for (key, value) in logMetadata { logger[metadataKey: key] = value }
             context.logger = logger
         }
+        let response: (HTTPResponse, MessageBody)
         do {
             let chain = transport.map { Pipeline.chain(steps, transport: $0) } ?? self.chain
-            let response = try await context.call.streamed(
+            response = try await context.call.streamed(
                 request, body: body, context: context, chain: chain, idleTimeout: idleTimeout)
-            _ = end(context)
-            return response
         } catch {
             throw end(context, failure: error)
         }
+        try end(context)
+        return response
     }
 }

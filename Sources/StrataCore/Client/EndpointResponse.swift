@@ -17,6 +17,16 @@ public struct EndpointResponse<Value> {
     /// ``MiddlewareContext/record(_:for:)``); features read them back with accessors of
     /// their own (`response.retry`, `response.cache`).
     public internal(set) var records = CallValues()
+
+    /// A response from its parts, with no records: for a feature that runs a call of its
+    /// own (a resumable upload's last answer).
+    package init(value: Value, request: HTTPRequest, head: HTTPResponse, body: Data, duration: Duration) {
+        self.value = value
+        self.request = request
+        self.head = head
+        self.body = body
+        self.duration = duration
+    }
 }
 
 extension EndpointResponse: Sendable where Value: Sendable {}

@@ -167,7 +167,7 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `host` lowercased, without IPv6 brackets or a final dot.
-    static func normalized(_ host: String) -> String {
+    package static func normalized(_ host: String) -> String {
         var host = Substring(host.lowercased())
         if host.hasPrefix("["), host.hasSuffix("]") { host = host.dropFirst().dropLast() }
         if host.hasSuffix(".") { host = host.dropLast() }

@@ -63,7 +63,7 @@ extension RequestDescription {
 
     /// Keeps `error` for encoding to throw, unless an earlier part already failed: the first
     /// part that cannot be sent is the one reported.
-    mutating func keepUnsendable(_ error: any Error & Sendable) {
+    package mutating func keepUnsendable(_ error: any Error & Sendable) {
         if unsendable == nil { unsendable = error }
     }
 

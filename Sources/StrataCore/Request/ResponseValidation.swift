@@ -45,7 +45,7 @@ public struct ResponseValidation: Sendable {
     }
 
     /// Why `response` is not acceptable, or `nil` when it is.
-    func failure(of response: HTTPResponse, bodyIsEmpty: Bool, for request: HTTPRequest) -> StrataError.Kind? {
+    package func failure(of response: HTTPResponse, bodyIsEmpty: Bool, for request: HTTPRequest) -> StrataError.Kind? {
         guard acceptableStatusCodes.contains(response.status.code) else {
             return .unacceptableStatus
         }
@@ -58,7 +58,7 @@ public struct ResponseValidation: Sendable {
         return nil
     }
 
-    static func matches(_ contentType: String, any patterns: [String]) -> Bool {
+    package static func matches(_ contentType: String, any patterns: [String]) -> Bool {
         let mediaType = Self.mediaType(contentType)
         let (type, subtype) = Self.split(mediaType)
         return patterns.contains { pattern in

@@ -11,6 +11,9 @@ package struct DeadlineAlarm: Sendable {
         timer = DeadlineTimer(deadline: deadline, onFire: action)
     }
 
+    /// When the action is due.
+    package var deadline: ContinuousClock.Instant { timer.deadline }
+
     /// Disarms the alarm: its action is not called, unless the deadline passed and its
     /// call is already under way (it then runs once, concurrently). Idempotent.
     package func cancel() {

@@ -1,14 +1,14 @@
 /// The one range of bytes a `Range: bytes=…` field asks for (RFC 9110 §14.1.2): `first-last`,
 /// `first-` or `-suffixLength`. A field with several ranges, another unit or a range
 /// that does not parse reads as `nil`.
-enum ByteRange: Hashable, Sendable {
+package enum ByteRange: Hashable, Sendable {
     /// From `first` through `last` (to the end when `nil`).
     case from(Int64, through: Int64?)
     /// The last `length` bytes.
     case suffix(Int64)
 
     /// The range `field` asks for, or `nil` (see the type's documentation).
-    init?(_ field: String?) {
+    package init?(_ field: String?) {
         guard let field else { return nil }
         let trimmed = field.trimmingOWS()
         guard trimmed.count > 6, trimmed.prefix(6).lowercased() == "bytes=" else { return nil }
@@ -33,7 +33,7 @@ enum ByteRange: Hashable, Sendable {
 
     /// The bytes of a representation of `length` bytes this range selects, or `nil`
     /// when it selects none (a `416`).
-    func resolved(length: Int64) -> ClosedRange<Int64>? {
+    package func resolved(length: Int64) -> ClosedRange<Int64>? {
         switch self {
         case .from(let first, let last):
             guard first < length else { return nil }
@@ -48,20 +48,20 @@ enum ByteRange: Hashable, Sendable {
 /// A `Content-Range` field in bytes (RFC 9110 §14.4): the range a `206` carries and the
 /// representation's complete length (`bytes 0-99/1000`, `*` when unknown), or only the
 /// length, in a `416` (`bytes */1000`).
-struct ContentRange: Hashable, Sendable, CustomStringConvertible {
+package struct ContentRange: Hashable, Sendable, CustomStringConvertible {
     /// The bytes carried; `nil` for an unsatisfied range.
-    var range: ClosedRange<Int64>?
+    package var range: ClosedRange<Int64>?
     /// The complete length, when known.
-    var completeLength: Int64?
+    package var completeLength: Int64?
 
     /// A content range of `range` out of `completeLength` bytes.
-    init(_ range: ClosedRange<Int64>?, of completeLength: Int64?) {
+    package init(_ range: ClosedRange<Int64>?, of completeLength: Int64?) {
         self.range = range
         self.completeLength = completeLength
     }
 
     /// The value of `field`, or `nil` when it is not a valid byte content range.
-    init?(_ field: String?) {
+    package init?(_ field: String?) {
         guard let field, field.hasPrefix("bytes ") else { return nil }
         let parts = field.dropFirst(6).split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }
@@ -86,7 +86,7 @@ struct ContentRange: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `bytes 0-99/1000`, `bytes */1000`.
-    var description: String {
+    package var description: String {
         let length = completeLength.map(String.init) ?? "*"
         guard let range else { return "bytes */\(length)" }
         return "bytes \(range.lowerBound)-\(range.upperBound)/\(length)"

@@ -23,14 +23,3 @@ extension HTTPFields {
         return fields.filter { !$0.isEmpty }
     }
 }
-
-extension ArraySlice<UInt8> {
-    /// The bytes without leading and trailing spaces and tabs (HTTP's optional whitespace),
-    /// as text.
-    var trimmingSpacesAndTabs: String {
-        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) })
-        else { return "" }
-        return String(decoding: self[first...last], as: UTF8.self)
-    }
-}

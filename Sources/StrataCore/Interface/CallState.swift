@@ -46,6 +46,11 @@ struct CallState {
         /// the error.
         case fail(StrataError)
 
+        /// The error the call already ended with, or `nil` to go on.
+        var error: StrataError? {
+            if case .fail(let error) = self { error } else { nil }
+        }
+
         /// Goes on, or throws the error the call already ended with.
         func throwIfEnded() throws(StrataError) {
             if case .fail(let error) = self { throw error }
@@ -204,6 +209,14 @@ struct CallState {
         switch stage {
         case .readingBody, .bodyRead, .finished: nil
         case .created, .encoding, .waitingForHead, .failed, .cancelled: TransportError(.timedOut)
+        }
+    }
+
+    /// The reader dropped the body before its end: the call is cancelled, unless it
+    /// already ended. Nothing is left to stop or resume (the reader is gone).
+    mutating func bodyDropped(request: HTTPRequest?) {
+        if error == nil, case .readingBody = stage {
+            stage = .cancelled(StrataError(.cancelled, request: request, response: response))
         }
     }
 

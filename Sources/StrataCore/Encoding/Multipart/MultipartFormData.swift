@@ -180,13 +180,13 @@ struct MultipartPart: Sendable {
 }
 
 /// Inspects files for multipart parts without reading their contents.
-enum MultipartFileInfo {
+package enum MultipartFileInfo {
     /// The size of the regular file at `url`, following symbolic links.
     ///
     /// - Throws: ``MultipartError/fileNotFound(_:)`` when nothing is there (or a link
     ///   dangles), ``MultipartError/notARegularFile(_:)`` for directories, pipes, devices…,
     ///   and ``MultipartError/readFailed(_:reason:)`` when the file cannot be inspected.
-    static func size(ofRegularFileAt url: URL) throws -> Int64 {
+    package static func size(ofRegularFileAt url: URL) throws -> Int64 {
         guard url.isFileURL else {
             throw MultipartError.readFailed(url, reason: "not a file URL")
         }

@@ -22,7 +22,7 @@ public enum RequestBody: Sendable {
 extension RequestBody {
     /// The bytes to send and their `Content-Type`.
     /// - Throws: ``MultipartError`` when a file is not a regular file.
-    func encoded() throws -> (MessageBody, contentType: String?) {
+    package func encoded() throws -> (MessageBody, contentType: String?) {
         switch self {
         case .data(let data, let type):
             return (MessageBody(data), type)

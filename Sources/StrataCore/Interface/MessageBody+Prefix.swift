@@ -25,7 +25,7 @@ extension MessageBody {
     /// Reads (at most 64 KiB, errors ignored) and drops a response body that gets no
     /// further use, such as a redirect's or a retried response's, so that a small one
     /// leaves its connection ready for the next request.
-    func discard() async {
+    package func discard() async {
         _ = await prefix(Self.discardLimit)
     }
 

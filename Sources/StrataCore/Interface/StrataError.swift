@@ -270,7 +270,7 @@ extension HTTPRequest {
     /// `scheme://authority/path?query` for logs and descriptions, built from the
     /// pseudo-header fields without parsing a URL; the path alone when there is no
     /// scheme or authority.
-    var absoluteURLString: String {
+    package var absoluteURLString: String {
         let path = self.path ?? ""
         guard let scheme, let authority else { return path }
         return "\(scheme)://\(authority)\(path)"

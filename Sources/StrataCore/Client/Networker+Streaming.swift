@@ -34,10 +34,11 @@ extension Networker {
         -> (HTTPResponse, MessageBody)
     {
         let context = makeContext(for: endpoint, start: .now)
+        let (head, body): (HTTPResponse, MessageBody)
         do throws(StrataError) {
             let encoded = try encode(endpoint.request, jsonEncoder: endpoint.jsonEncoder, for: context)
             let request = encoded.head
-            let (head, body) = try await context.call.streamed(
+            (head, body) = try await context.call.streamed(
                 request, body: encoded.body, context: context, chain: chain, idleTimeout: idleTimeout)
             var statusOnly = endpoint.validation ?? configuration.validation
             statusOnly.acceptableContentTypes = nil
@@ -47,10 +48,10 @@ extension Networker {
                     failure, request: request, response: head, body: errorBody,
                     bodyLimit: configuration.errorBodyLimit)
             }
-            _ = end(context)
-            return (head, body)
         } catch {
             throw end(context, failure: error)
         }
+        try end(context)
+        return (head, body)
     }
 }
