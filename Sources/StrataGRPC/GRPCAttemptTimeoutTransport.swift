@@ -16,7 +16,7 @@
     ///
     /// An attempt with no answer at its limit ends at once with the status `deadlineExceeded`
     /// whose `cause` is a ``GRPCAttemptTimedOut``, and its HTTP/2 stream is reset (the server
-    /// sees the call cancelled). ``GRPCNetworker`` reports it as a ``Strata/StrataError`` of
+    /// sees the call cancelled). ``GRPCNetworker`` reports it as a ``StrataCore/StrataError`` of
     /// kind `StrataError.Kind.transport`, `TransportError.Kind.timedOut`;
     /// ``GRPCRetryInterceptor`` retries it as it retries `unavailable` (the server did not
     /// answer this time). The limit covers the wait for the answer, not a server stream's

@@ -28,7 +28,7 @@
     /// - Refresh window: at most `maxRefreshes` refreshes start within any `interval`; past
     ///   that, `unauthenticated` is the call's answer.
     /// - A failed load or refresh fails the calls waiting for it: ``GRPCNetworker`` reports a
-    ///   ``Strata/StrataError`` of kind `StrataError.Kind.middleware` naming this type,
+    ///   ``StrataCore/StrataError`` of kind `StrataError.Kind.middleware` naming this type,
     ///   with the provider's error as `StrataError.underlying`.
     ///
     /// Refreshes are logged at info level (`credential refreshed`) and counted on the call
@@ -111,7 +111,7 @@
 
     /// A failure of one of Strata's interceptors' own work (a credential refresh), carried as
     /// an `RPCError`'s cause so that ``GRPCNetworker`` reports it as
-    /// ``Strata/StrataError/Kind/middleware`` naming the interceptor.
+    /// ``StrataCore/StrataError/Kind/middleware`` naming the interceptor.
     struct GRPCInterceptorFailure: Error, Sendable {
         /// The error.
         let error: any Error

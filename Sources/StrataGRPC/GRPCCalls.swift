@@ -63,8 +63,8 @@
     }
 
     /// Receives a response message as its bytes, so that reading it is Strata's step (a
-    /// malformed message is a ``Strata/StrataError/Kind/decoding`` failure with a
-    /// ``Strata/MappingError``), not an `RPCError` the transport makes up.
+    /// malformed message is a ``StrataCore/StrataError/Kind/decoding`` failure with a
+    /// ``StrataCore/MappingError``), not an `RPCError` the transport makes up.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     struct RawBytesDeserializer: MessageDeserializer {
         func deserialize<Bytes: GRPCContiguousBytes>(_ serializedMessageBytes: Bytes) throws -> Data {

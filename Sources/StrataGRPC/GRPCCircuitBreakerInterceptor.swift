@@ -23,7 +23,7 @@
     ///
     /// While the breaker is open a call is refused before anything is sent: the interceptor
     /// throws an `RPCError` `unavailable` whose `cause` is the `CircuitOpenError`,
-    /// which ``GRPCNetworker`` reports as a ``Strata/StrataError`` of kind
+    /// which ``GRPCNetworker`` reports as a ``StrataCore/StrataError`` of kind
     /// `StrataError.Kind.circuitOpen` with that error as its
     /// `StrataError.underlying`; ``GRPCRetryInterceptor`` and grpc-swift's retry
     /// executor do not retry it. Place it after the retry interceptor (inner) to count every

@@ -97,7 +97,7 @@
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     extension GRPCEndpoint where Response: RawDecodable & StrataSendableMetatype, Response.Raw: SwiftProtobuf.Message {
         /// An endpoint whose response is a raw-layer model read from the message `Raw`, with
-        /// ``Strata/RawDecodable/decode(rawBody:using:)``.
+        /// ``StrataCore/RawDecodable/decode(rawBody:using:)``.
         public init(_ request: RequestDescription<GRPCRoute>, decoding type: Response.Type) {
             self.init(request) { bytes in try ProtobufParsing.raw(bytes) }
         }
@@ -167,7 +167,7 @@
             return try mapped(dto)
         }
 
-        /// DTO → application model; a failure is a model-layer ``Strata/MappingError``.
+        /// DTO → application model; a failure is a model-layer ``StrataCore/MappingError``.
         private static func mapped<T: DTODecodable>(_ dto: T.DTO) throws -> T {
             do {
                 return try T.from(dto: dto)

@@ -12,7 +12,7 @@
         /// `endpoint`'s request gives the route and the metadata (its body, if any, is not
         /// sent): `RequestDescription(route:headers:)`. The call's deadline and policies are
         /// the unary call's; see ``response(for:messages:)``.
-        /// - Throws: ``Strata/StrataError`` naming the stage that failed:
+        /// - Throws: ``StrataCore/StrataError`` naming the stage that failed:
         ///   `StrataError.Kind.encoding` for a message that cannot be encoded.
         public func send<Response>(_ endpoint: GRPCEndpoint<Response>, messages: GRPCRequestMessages)
             async throws(StrataError) -> Response
@@ -29,7 +29,7 @@
         /// it sent no more than ``Configuration/maxReplayedMessages``; a call that sent more
         /// before it failed is not retried, and its `RetrySummary` says
         /// `bodyNotReplayable`.
-        /// - Throws: ``Strata/StrataError`` naming the stage that failed.
+        /// - Throws: ``StrataCore/StrataError`` naming the stage that failed.
         public func response<Response>(for endpoint: GRPCEndpoint<Response>, messages: GRPCRequestMessages)
             async throws(StrataError) -> GRPCResponse<Response>
         {
@@ -76,7 +76,7 @@
         ///
         /// The call starts at once and ends with the stream; a failure (a status, the
         /// deadline, a message that cannot be encoded or parsed) ends the iteration with that
-        /// ``Strata/StrataError`` after the messages that arrived before it. Cancelling the
+        /// ``StrataCore/StrataError`` after the messages that arrived before it. Cancelling the
         /// iterating task, or dropping the stream unfinished, cancels the call, and the
         /// writing with it.
         public func stream<Response: Sendable>(_ endpoint: GRPCEndpoint<Response>, messages: GRPCRequestMessages)

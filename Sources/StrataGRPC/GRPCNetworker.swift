@@ -7,7 +7,7 @@
     import Strata
 
     /// Makes gRPC calls described by `RequestDescription<GRPCRoute>` and reads their response
-    /// messages through Strata's model layers, failing with ``Strata/StrataError``: the gRPC
+    /// messages through Strata's model layers, failing with ``StrataCore/StrataError``: the gRPC
     /// counterpart of `Networker`, over a grpc-swift `GRPCClient`.
     ///
     /// <!-- doc-examples: skip (StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls) -->
@@ -32,8 +32,8 @@
     ///   `TransportError.Kind.timedOut`.
     /// - **Cancellation** of the calling task (or of the `LoadTask`, or ending the
     ///   iteration of a ``GRPCResponseStream``) cancels the call: `StrataError.Kind.cancelled`.
-    /// - **Every status says what failed**: see ``Strata/StrataError/Kind/grpcStatus`` and
-    ///   ``Strata/StrataError/grpcStatus``; `deadlineExceeded` is a timeout and `unavailable`
+    /// - **Every status says what failed**: see ``StrataCore/StrataError/Kind/grpcStatus`` and
+    ///   ``StrataCore/StrataError/grpcStatus``; `deadlineExceeded` is a timeout and `unavailable`
     ///   a connection failure, as over HTTP.
     /// - **A malformed message** is `StrataError.Kind.decoding` with a
     ///   `MappingError`; a DTO the app model refuses is `StrataError.Kind.mapping`.
@@ -212,14 +212,14 @@
         }
 
         /// Makes the unary call `endpoint` describes and returns its parsed response.
-        /// - Throws: ``Strata/StrataError`` naming the stage that failed.
+        /// - Throws: ``StrataCore/StrataError`` naming the stage that failed.
         public func send<Response>(_ endpoint: GRPCEndpoint<Response>) async throws(StrataError) -> Response {
             try await response(for: endpoint).value
         }
 
         /// Makes the unary call `endpoint` describes and returns the parsed value with the
         /// metadata that came with it and the time it took.
-        /// - Throws: ``Strata/StrataError`` naming the stage that failed.
+        /// - Throws: ``StrataCore/StrataError`` naming the stage that failed.
         public func response<Response>(for endpoint: GRPCEndpoint<Response>) async throws(StrataError) -> GRPCResponse<
             Response
         > {
@@ -293,7 +293,7 @@
         /// through `endpoint`'s parse function, as they arrive.
         ///
         /// The call starts at once and ends with the stream: a failure (a status, the deadline,
-        /// a malformed message) ends the iteration with that ``Strata/StrataError``, and
+        /// a malformed message) ends the iteration with that ``StrataCore/StrataError``, and
         /// cancelling the iterating task, or dropping the stream unfinished, cancels the call.
         /// The stream is read at the iteration's pace: each message is taken from the
         /// transport and parsed when the iteration asks for it, in the iterating task, so no
@@ -418,15 +418,15 @@
             return GRPCCallScope(context: context, head: head, spansAttempts: true, streamed: streamed)
         }
 
-        /// Parses one message with `endpoint`'s parse function, as a ``Strata/StrataError``.
+        /// Parses one message with `endpoint`'s parse function, as a ``StrataCore/StrataError``.
         private static func parse<Response>(
             _ bytes: Data, with endpoint: GRPCEndpoint<Response>, head: HTTPRequest
         ) throws(StrataError) -> Response {
             try parse(bytes, parse: endpoint.parse, head: head)
         }
 
-        /// Parses one message, turning a failure into ``Strata/StrataError/Kind/decoding`` or
-        /// ``Strata/StrataError/Kind/mapping`` (by the ``Strata/MappingError/layer``).
+        /// Parses one message, turning a failure into ``StrataCore/StrataError/Kind/decoding`` or
+        /// ``StrataCore/StrataError/Kind/mapping`` (by the ``StrataCore/MappingError/layer``).
         static func parse<Response>(
             _ bytes: Data, parse: (Data) throws -> Response, head: HTTPRequest
         ) throws(StrataError) -> Response {
@@ -441,10 +441,10 @@
     /// The parsed messages of a server-streaming or bidirectional call
     /// (``GRPCNetworker/stream(_:)``, ``GRPCNetworker/stream(_:messages:)``), in order, each
     /// taken from the transport and parsed when the iteration asks for it; a failure ends
-    /// the iteration with a ``Strata/StrataError``. Iterate it once.
+    /// the iteration with a ``StrataCore/StrataError``. Iterate it once.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     public struct GRPCResponseStream<Element: Sendable>: AsyncSequence, Sendable {
-        /// Every failure is a ``Strata/StrataError``.
+        /// Every failure is a ``StrataCore/StrataError``.
         public typealias Failure = StrataError
 
         private let handoff: GRPCPartsHandoff
@@ -462,7 +462,7 @@
         public var metadata: Metadata? { call.heads.metadata }
 
         /// The metadata the server ended the stream with: `nil` until the stream ended
-        /// normally (a failure's status and metadata are in its ``Strata/StrataError``).
+        /// normally (a failure's status and metadata are in its ``StrataCore/StrataError``).
         public var trailingMetadata: Metadata? { call.heads.trailingMetadata }
 
         /// Iterates the messages.
@@ -482,7 +482,7 @@
             }
 
             /// The next message, or `nil` after the last one.
-            /// - Throws: ``Strata/StrataError`` when the call failed or the iterating task was
+            /// - Throws: ``StrataCore/StrataError`` when the call failed or the iterating task was
             ///   cancelled (`StrataError.Kind.cancelled`).
             public mutating func next() async throws(StrataError) -> Element? {
                 guard !ended else { return nil }

@@ -18,7 +18,7 @@
 
     extension RawDecodable where Raw: SwiftProtobuf.Message {
         /// Reads the body as the protobuf message `Raw` (binary wire format), then maps it
-        /// with ``Strata/RawDecodable/from(raw:)``; `decoder` is not used.
+        /// with ``StrataCore/RawDecodable/from(raw:)``; `decoder` is not used.
         /// - Throws: `MappingError` naming `Raw` when the bytes are not such a message,
         ///   or the error `from(raw:)` throws.
         public static func decode(rawBody: Data, using decoder: JSONDecoder) throws -> Self {
@@ -70,7 +70,7 @@
 
     extension ProtobufRawEncodable where Self: RawEncodable, Raw == Message {
         /// A model whose `Raw` is its protobuf message sends that message
-        /// (``Strata/RawEncodable/toRaw()``): a DTO whose raw layer is a message, or a message
+        /// (``StrataCore/RawEncodable/toRaw()``): a DTO whose raw layer is a message, or a message
         /// used as it is, declares the conformance (`typealias Message = Raw`) and nothing else.
         public func toMessage() throws -> Message { try toRaw() }
     }
@@ -78,7 +78,7 @@
     /// A raw-layer model with a protobuf form both ways.
     public typealias ProtobufRawMappable = ProtobufRawDecodable & ProtobufRawEncodable
 
-    /// Reading and writing protobuf's binary form, failing with ``Strata/MappingError``.
+    /// Reading and writing protobuf's binary form, failing with ``StrataCore/MappingError``.
     enum ProtobufBytes {
         /// Bytes → message `M`.
         static func message<M: SwiftProtobuf.Message>(_ type: M.Type, from bytes: Data) throws -> M {

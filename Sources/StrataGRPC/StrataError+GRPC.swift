@@ -10,7 +10,7 @@
     extension StrataError.Kind {
         /// The server ended a gRPC call with a status other than `OK` that is not a transport
         /// failure or a cancellation: `unauthenticated`, `permissionDenied`, `invalidArgument`,
-        /// `notFound`, `resourceExhausted`… ``Strata/StrataError/grpcStatus`` holds the code,
+        /// `notFound`, `resourceExhausted`… ``StrataCore/StrataError/grpcStatus`` holds the code,
         /// its message and the trailing metadata (the gRPC counterpart of
         /// `StrataError.Kind.unacceptableStatus`).
         @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
@@ -20,7 +20,7 @@
         }
     }
 
-    /// The status a gRPC call ended with, as a failed call's ``Strata/StrataError`` keeps it.
+    /// The status a gRPC call ended with, as a failed call's ``StrataCore/StrataError`` keeps it.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     public struct GRPCStatus: Error, Sendable, Hashable, CustomStringConvertible {
         /// The status code, such as `.notFound`.
@@ -61,18 +61,18 @@
         }
     }
 
-    /// How a gRPC failure becomes a ``Strata/StrataError``.
+    /// How a gRPC failure becomes a ``StrataCore/StrataError``.
     ///
-    /// | gRPC status | ``Strata/StrataError/Kind`` |
+    /// | gRPC status | ``StrataCore/StrataError/Kind`` |
     /// |---|---|
-    /// | `deadlineExceeded` | ``Strata/StrataError/Kind/transport``, ``Strata/TransportError/Kind/timedOut`` |
-    /// | `unavailable` | ``Strata/StrataError/Kind/transport``, ``Strata/TransportError/Kind/connectionRefused`` when nothing listened, otherwise ``Strata/TransportError/Kind/connectionLost`` |
-    /// | `cancelled` (or the calling task was cancelled) | ``Strata/StrataError/Kind/cancelled`` |
-    /// | `unavailable` from ``GRPCCircuitBreakerInterceptor`` (caused by a ``Strata/CircuitOpenError``) | ``Strata/StrataError/Kind/circuitOpen`` |
-    /// | a failed credential load or refresh of ``GRPCAuthenticationInterceptor`` | ``Strata/StrataError/Kind/middleware`` |
-    /// | every other code | ``Strata/StrataError/Kind/grpcStatus`` |
+    /// | `deadlineExceeded` | ``StrataCore/StrataError/Kind/transport``, ``StrataCore/TransportError/Kind/timedOut`` |
+    /// | `unavailable` | ``StrataCore/StrataError/Kind/transport``, ``StrataCore/TransportError/Kind/connectionRefused`` when nothing listened, otherwise ``StrataCore/TransportError/Kind/connectionLost`` |
+    /// | `cancelled` (or the calling task was cancelled) | ``StrataCore/StrataError/Kind/cancelled`` |
+    /// | `unavailable` from ``GRPCCircuitBreakerInterceptor`` (caused by a ``Strata/CircuitOpenError``) | ``StrataCore/StrataError/Kind/circuitOpen`` |
+    /// | a failed credential load or refresh of ``GRPCAuthenticationInterceptor`` | ``StrataCore/StrataError/Kind/middleware`` |
+    /// | every other code | ``StrataCore/StrataError/Kind/grpcStatus`` |
     ///
-    /// The status itself (code, message, trailing metadata) is ``Strata/StrataError/grpcStatus``.
+    /// The status itself (code, message, trailing metadata) is ``StrataCore/StrataError/grpcStatus``.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     enum GRPCErrors {
         /// The error for `error`, thrown by a call whose head was `request`.

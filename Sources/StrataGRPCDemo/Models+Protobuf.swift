@@ -29,7 +29,7 @@ extension UserEntry: ProtobufRawMappable {
     public typealias Message = Strata_Demo_V1_UserMessage
 
     /// Maps the message; an age that does not fit `Int` or a `type` this version does not
-    /// know is a ``Strata/MappingError``, as a bad JSON value is.
+    /// know is a ``StrataCore/MappingError``, as a bad JSON value is.
     public static func from(message: Strata_Demo_V1_UserMessage) throws -> UserEntry {
         guard let age = Int(exactly: message.age) else {
             throw MappingError(type: UserEntry.self, codingPath: "age", description: "\(message.age) does not fit Int")

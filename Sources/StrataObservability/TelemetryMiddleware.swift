@@ -20,7 +20,7 @@
     /// Place it last, closest to the transport, so that each attempt — a retry, a redirect's
     /// hop — passes through it and gets a span of its own:
     /// - **Spans** of kind client, named after the method (`HTTP` for one the conventions do
-    ///   not know) and the endpoint's ``Strata/Endpoint/urlTemplate`` when it gives one (`GET /users/{id}`,
+    ///   not know) and the endpoint's ``StrataCore/Endpoint/urlTemplate`` when it gives one (`GET /users/{id}`,
     ///   also in `url.template`), children of `ServiceContext.current`, with `http.request.method` (and
     ///   `http.request.method_original`), `server.address`, `server.port`, `url.full` (user
     ///   info removed, query values redacted by ``redaction``),

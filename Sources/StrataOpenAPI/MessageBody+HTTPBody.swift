@@ -42,7 +42,7 @@
         }
     }
 
-    /// The chunks of an OpenAPI body as `Data`, for a ``Strata/MessageBody``.
+    /// The chunks of an OpenAPI body as `Data`, for a ``StrataCore/MessageBody``.
     struct HTTPBodyChunks: AsyncSequence, Sendable {
         typealias Element = Data
 

@@ -24,7 +24,7 @@
     ///   documented ones and returns `.undocumented` for the rest. The networker's
     ///   `Networker.Configuration.validation` does not apply.
     /// - The operation's `operationId` reaches the middleware as
-    ///   ``Strata/MiddlewareContext/openAPIOperationID`` and is on every line they log
+    ///   ``StrataCore/MiddlewareContext/openAPIOperationID`` and is on every line they log
     ///   (metadata `openapi.operation_id`).
     /// - Failures are thrown as the `StrataError` naming the stage that failed; the
     ///   generated client wraps it in its `ClientError` as `underlyingError`. A base URL that

@@ -13,7 +13,7 @@
     ///
     /// The client middleware sees the request's scheme and authority as its `baseURL` and the
     /// path and query as the request's path; the operation is the call's
-    /// ``Strata/MiddlewareContext/openAPIOperationID`` (an empty string when the call has
+    /// ``StrataCore/MiddlewareContext/openAPIOperationID`` (an empty string when the call has
     /// none). Bodies are passed on as they come, never collected, and a body the client
     /// middleware passes on untouched reaches the next step as the very body it was (a
     /// replayable body stays replayable). What the client middleware throws on its own account

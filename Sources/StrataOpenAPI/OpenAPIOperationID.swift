@@ -20,7 +20,7 @@
 
     extension CallValues {
         /// Values holding only `operationID` as the OpenAPI operation (see
-        /// ``Strata/MiddlewareContext/openAPIOperationID``).
+        /// ``StrataCore/MiddlewareContext/openAPIOperationID``).
         static func openAPIOperation(_ operationID: String) -> CallValues {
             var values = CallValues()
             values[OpenAPIOperationIDKey.self] = operationID

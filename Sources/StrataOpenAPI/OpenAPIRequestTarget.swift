@@ -77,7 +77,7 @@
 
         /// Splits the absolute `request` into a base URL and a request relative to it: `base`
         /// when the request still goes there, otherwise the request's own origin.
-        /// - Throws: ``Strata/URLRouteError/invalidURL(base:path:)`` for a request with no
+        /// - Throws: ``StrataCore/URLRouteError/invalidURL(base:path:)`` for a request with no
         ///   scheme or authority.
         static func split(
             _ request: HTTPRequest, preferring base: OpenAPIRequestTarget? = nil

@@ -15,8 +15,8 @@
     /// ```
     ///
     /// The step sees an absolute request (the `baseURL`'s scheme, authority and path joined
-    /// with the request's path) and a ``Strata/MiddlewareContext`` of a call of its own: the
-    /// operation's `operationId` as ``Strata/MiddlewareContext/openAPIOperationID``, a
+    /// with the request's path) and a ``StrataCore/MiddlewareContext`` of a call of its own: the
+    /// operation's `operationId` as ``StrataCore/MiddlewareContext/openAPIOperationID``, a
     /// deadline of ``timeout`` from the start of the call, and ``logger`` with the
     /// `openapi.operation_id` metadata. Outside a `Networker` nothing enforces that
     /// deadline (Strata's own steps bound their waits by it), and what the step records or

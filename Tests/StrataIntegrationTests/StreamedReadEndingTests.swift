@@ -61,7 +61,7 @@ struct StreamedReadEndingTests {
                 let thrown = await reading.value
                 let ended = ContinuousClock.now
                 let error = try #require(thrown as? StrataError, "not a StrataError: \(String(describing: thrown))")
-                #expect(error.phase == (ending == .taskCancelled ? nil : .readingBody))
+                #expect(error.phase == .readingBody)
                 #expect(error.request?.path == ending.route.target)
                 #expect(error.status == .ok)
                 switch ending {

@@ -1,7 +1,7 @@
 /// What a transport tells the steps that observe an attempt (logging, tracing) about the
 /// attempt it carried, beyond the response head: today, the HTTP version it spoke.
 ///
-/// A step that observes attempts (see ``MiddlewareContext/observeAttempt(_:body:listeners:next:)``)
+/// A step that observes attempts (see `MiddlewareContext.observeAttempt(_:body:listeners:next:)`, a feature)
 /// binds a report to ``current`` around the transport; a transport that knows the version
 /// writes it there before it returns the head:
 ///

@@ -29,7 +29,7 @@ extension StrataError {
         case let strata as StrataError:
             return strata
         case is CancellationError:
-            return StrataError(.cancelled, request: request, response: response)
+            return cancellation(request: request, response: response)
         case MessageBodyError.tooLarge:
             return StrataError(.bodyTooLarge, underlying: cause, request: request, response: response)
         case let transport as TransportError where transport.kind == .bodyTooLarge:
@@ -38,7 +38,7 @@ extension StrataError {
             return transportFailure(transport, request: request, response: response)
         default:
             return taskCancelled()
-                ? StrataError(.cancelled, request: request, response: response)
+                ? cancellation(request: request, response: response)
                 : transportFailure(TransportError(.other, underlying: cause), request: request, response: response)
         }
     }
@@ -48,13 +48,22 @@ extension StrataError {
         transportFailure(TransportError(.timedOut), request: request, response: response)
     }
 
+    /// A call's cancellation at the stage it reached.
+    package static func cancellation(request: HTTPRequest?, response: HTTPResponse?) -> StrataError {
+        StrataError(.cancelled, request: request, response: response, phase: phase(reached: response))
+    }
+
     /// A ``Kind/transport`` failure at the stage the call reached.
     private static func transportFailure(
         _ error: TransportError, request: HTTPRequest?, response: HTTPResponse?
     ) -> StrataError {
         StrataError(
-            .transport, underlying: error, request: request, response: response,
-            phase: response == nil ? .awaitingHead : .readingBody)
+            .transport, underlying: error, request: request, response: response, phase: phase(reached: response))
+    }
+
+    /// Where a call that has `response` (or none yet) was when it ended.
+    private static func phase(reached response: HTTPResponse?) -> Phase {
+        response == nil ? .awaitingHead : .readingBody
     }
 
     // The questions steps ask of an error, answered here beside the classification: the

@@ -216,7 +216,7 @@ struct CallState {
     /// already ended. Nothing is left to stop or resume (the reader is gone).
     mutating func bodyDropped(request: HTTPRequest?) {
         if error == nil, case .readingBody = stage {
-            stage = .cancelled(StrataError(.cancelled, request: request, response: response))
+            stage = .cancelled(StrataError.cancellation(request: request, response: response))
         }
     }
 
@@ -224,7 +224,7 @@ struct CallState {
     mutating func cancelled(request: HTTPRequest?) -> Action {
         if let error { return .fail(error) }
         if case .finished = stage { return .proceed }
-        let error = StrataError(.cancelled, request: request, response: response)
+        let error = StrataError.cancellation(request: request, response: response)
         stage = .cancelled(error)
         return .fail(error)
     }

@@ -132,7 +132,8 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
     public let mappingError: MappingError?
     /// For ``Kind/middleware``: the name of the middleware type that failed.
     public let middleware: String?
-    /// Where a transport failure (a timeout, a lost connection) happened, when known.
+    /// Where the call was when it ended, for a transport failure (a timeout, a lost
+    /// connection) and a cancellation, when known.
     public let phase: Phase?
     /// What the call's steps reported, under their features' keys (see
     /// ``MiddlewareContext/record(_:for:)``); features read them back with accessors of

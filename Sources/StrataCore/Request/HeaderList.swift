@@ -77,7 +77,7 @@ public struct HeaderList: Sendable, Hashable, ExpressibleByDictionaryLiteral {
 /// be sent.
 ///
 /// A request carrying one fails when it is encoded, as ``StrataError/Kind/encoding``
-/// (or ``StrataError/Kind/middleware`` when ``HeadersMiddleware`` was given it) with
+/// (or ``StrataError/Kind/middleware`` when `HeadersMiddleware` (a feature) was given it) with
 /// this error as ``StrataError/underlying``.
 public struct HeaderFieldError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The name as it was given.

@@ -8,11 +8,20 @@ import TagFeature
 import Testing
 
 /// A server on 127.0.0.1 and a free port: `/tagged` answers the `X-Tag` it got as text,
-/// `/missing` answers 404.
+/// `/missing` answers 404, `/lines` sends two lines and then stalls for 30 seconds.
 func withServer(_ body: (URL) async throws -> Void) async throws {
     let router = Router()
     router.get("tagged") { request, _ in request.headers[HTTPField.Name("X-Tag")!] ?? "none" }
     router.get("missing") { _, _ in Response(status: .notFound) }
+    router.get("lines") { _, _ in
+        Response(
+            status: .ok,
+            body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: "first\nsecond\n"))
+                try await Task.sleep(for: .seconds(30))
+                try await writer.finish(nil)
+            })
+    }
     let (ports, port) = AsyncStream.makeStream(of: Int.self)
     var logger = Logger(label: "tag-feature-tests")
     logger.logLevel = .critical
@@ -73,6 +82,48 @@ func withServer(_ body: (URL) async throws -> Void) async throws {
         }
     }
 
+    /// The feature's streamed read ends at the call's deadline with the error a built-in
+    /// feature gets: the call's timeout, phase "reading the body", with the request and the
+    /// response head; the lines that came before it were handed over.
+    @Test func aStreamedReadEndsAtTheCallsDeadlineAsTheCallsTimeout() async throws {
+        try await withServer { base in
+            let endpoint = Endpoint(RequestDescription(route: try base + "lines"), decoding: Data.self).timeout(
+                .milliseconds(300))
+            let (lines, seen) = AsyncStream.makeStream(of: String.self)
+            let thrown = await #expect(throws: StrataError.self) {
+                _ = try await networker.tagLines(endpoint, tag: "feed") { seen.yield($0) }
+            }
+            seen.finish()
+            let error = try #require(thrown)
+            #expect(await lines.reduce(into: []) { $0.append($1) } == ["first", "second"])
+            #expect(error.kind == .transport)
+            #expect(error.transportError?.kind == .timedOut)
+            #expect(error.phase == .readingBody)
+            #expect(error.request?.path == "/lines")
+            #expect(error.response?.status == .ok)
+        }
+    }
+
+    /// Cancelling the task that reads ends the read as the call's cancellation, with the
+    /// request and the response head, at once rather than at the server's pace.
+    @Test func cancellingTheReadEndsItAsTheCallsCancellation() async throws {
+        try await withServer { base in
+            let endpoint = Endpoint(RequestDescription(route: try base + "lines"), decoding: Data.self)
+            let (firstLine, seen) = AsyncStream.makeStream(of: String.self)
+            let reading = Task {
+                try await networker.tagLines(endpoint, tag: "feed") { seen.yield($0) }
+            }
+            var lines = firstLine.makeAsyncIterator()
+            #expect(await lines.next() == "first")
+            reading.cancel()
+            let error = try #require(await reading.result.failure as? StrataError)
+            #expect(error.kind == .cancelled)
+            #expect(error.phase == .readingBody)
+            #expect(error.request?.path == "/lines")
+            #expect(error.response?.status == .ok)
+        }
+    }
+
     /// The public rules a feature relies on: a timeout and a cancellation are told apart,
     /// and the errors from further down pass through steps untouched.
     @Test func theRulesAFeatureUsesArePublic() {
@@ -82,5 +133,12 @@ func withServer(_ body: (URL) async throws -> Void) async throws {
         #expect(StrataError.passesThroughSteps(TransportError(.connectionRefused)))
         struct Own: Error {}
         #expect(!StrataError.passesThroughSteps(Own()))
+    }
+}
+
+extension Result {
+    /// The error, or `nil` for a success.
+    var failure: Failure? {
+        if case .failure(let error) = self { error } else { nil }
     }
 }
