@@ -77,6 +77,11 @@
             /// The logger of every call's `MiddlewareContext`, which Strata's
             /// interceptors log on.
             public var logger = Logger(label: "strata.grpc")
+            /// Told about every call the client finishes, as a `Networker`'s observers are
+            /// (`FinishedCall`: what Strata's interceptors recorded, and the error, whose
+            /// ``StrataCore/StrataError/grpcStatus`` is the call's status when the server
+            /// ended it with one); none by default. A streaming call ends with its stream.
+            public var callObservers: [any CallObserver] = []
 
             /// The defaults: a 60 s timeout, grpc-swift's message size limit, 64 replayed messages.
             public init() {}
@@ -244,21 +249,20 @@
             let start = ContinuousClock.now
             let scope = scope(for: endpoint, head: head, options: options, streamed: streamed)
             let received: (metadata: Metadata, message: Data, trailing: Metadata)
-            do {
-                received = try await GRPCCallScope.$current.withValue(scope) { try await perform(calls, options) }
-            } catch {
-                throw strataError(error, head: head, phase: .awaitingHead, streamed: streamed)
-                    .withRecords(scope.context.records)
-            }
             let value: Response
-            do {
+            do throws(StrataError) {
+                do {
+                    received = try await GRPCCallScope.$current.withValue(scope) { try await perform(calls, options) }
+                } catch {
+                    throw strataError(error, head: head, phase: .awaitingHead, streamed: streamed)
+                }
                 value = try Self.parse(received.message, with: endpoint, head: head)
             } catch {
-                throw error.withRecords(scope.context.records)
+                throw end(scope, failure: error)
             }
             return GRPCResponse(
                 value: value, route: endpoint.request.route, metadata: received.metadata,
-                trailingMetadata: received.trailing, duration: start.duration(to: .now), records: scope.context.records)
+                trailingMetadata: received.trailing, duration: start.duration(to: .now), records: end(scope))
         }
 
         /// The metadata, message and trailing metadata of a call's one response.
@@ -362,9 +366,31 @@
                     }
                 }
             } catch {
-                throw strataError(error, head: head, phase: .readingBody, streamed: streamed)
-                    .withRecords(scope.context.records)
+                throw end(scope, failure: strataError(error, head: head, phase: .readingBody, streamed: streamed))
             }
+            end(scope)
+        }
+
+        /// Ends the call `scope` belongs to, which succeeded: the observers are told, and what
+        /// Strata's interceptors recorded comes back.
+        @discardableResult
+        private func end(_ scope: GRPCCallScope) -> CallValues {
+            let records = scope.context.records
+            tellObservers(FinishedCall(records: records, error: nil))
+            return records
+        }
+
+        /// Ends the call `scope` belongs to, which failed with `failure`: the observers are
+        /// told, and the error comes back carrying what the interceptors recorded.
+        private func end(_ scope: GRPCCallScope, failure: StrataError) -> StrataError {
+            let records = scope.context.records
+            let error = failure.withRecords(records)
+            tellObservers(FinishedCall(records: records, error: error))
+            return error
+        }
+
+        private func tellObservers(_ call: FinishedCall) {
+            for observer in configuration.callObservers { observer.callEnded(call) }
         }
 
         /// The call's request (message bytes and metadata), its head for errors, and its options.

@@ -584,7 +584,7 @@ func example_StrataCompression_RequestCompressionMiddleware_1() async throws {
 
 // MARK: - Sources/StrataCore/Client/CallObserver.swift
 
-/// `Sources/StrataCore/Client/CallObserver.swift`, example 1 (line 5).
+/// `Sources/StrataCore/Client/CallObserver.swift`, example 1 (line 6).
 func example_StrataCore_Client_CallObserver_1() async throws {
     // doc-example: Sources/StrataCore/Client/CallObserver.swift#1
     struct FailurePrinter: CallObserver {
@@ -633,7 +633,7 @@ func example_StrataCore_Client_Networker_1() async throws {
 
 // MARK: - Sources/StrataCore/Concurrency/DeadlineTimer.swift
 
-/// `Sources/StrataCore/Concurrency/DeadlineTimer.swift`, example 1 (line 215).
+/// `Sources/StrataCore/Concurrency/DeadlineTimer.swift`, example 1 (line 216).
 func example_StrataCore_Concurrency_DeadlineTimer_1() async throws {
     let context = MiddlewareContext(deadline: .now + .seconds(1))
     struct Tokens: Sendable { func fresh() async throws -> String { "token" } }
@@ -1813,7 +1813,7 @@ func example_Strata_Documentation_docc_Pagination_overview() async throws {
 
 // MARK: - Sources/Strata/Documentation.docc/PipelineAndMiddleware.md
 
-// `Sources/Strata/Documentation.docc/PipelineAndMiddleware.md`, example writing-a-middleware (line 58), at file scope (it declares an extension).
+// `Sources/Strata/Documentation.docc/PipelineAndMiddleware.md`, example writing-a-middleware (line 61), at file scope (it declares an extension).
 // doc-example: Sources/Strata/Documentation.docc/PipelineAndMiddleware.md#writing-a-middleware
 enum PriorityKey: CallValueKey { typealias Value = Int }           // an endpoint's option
 enum QueueTimeKey: CallValueKey { typealias Value = Duration }     // what the step reports

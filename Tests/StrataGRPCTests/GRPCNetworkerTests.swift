@@ -9,6 +9,7 @@ import StrataDemoServer
 import StrataGRPC
 import StrataGRPCDemo
 import StrataTestSupport
+import Synchronization
 import Testing
 
 /// Ann, as the HTTP demo's `GET /users/1` maps her into the app layer.
@@ -213,6 +214,32 @@ struct GRPCNetworkerTests {
         }
     }
 
+    @Test("Call observers see each gRPC call end as they see an HTTP call: a success, a status, a stream")
+    func callObservers() async throws {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+        let seen = EndedCalls()
+        var configuration = GRPCNetworker.Configuration()
+        configuration.callObservers = [seen]
+        try await withDemo(configuration: configuration) { networker, _ in
+            _ = try await networker.send(GRPCEndpoint(getUser(1), decoding: User.self))
+            #expect(seen.endings == ["ok"])
+            let missing = try RequestDescription(
+                route: GRPCRoute(UserService.Method.ListPhotos.descriptor),
+                message: Strata_Demo_V1_ListPhotosRequest.with { $0.userID = 99 })
+            await #expect(throws: StrataError.self) {
+                for try await _ in networker.stream(GRPCEndpoint(missing, decoding: Photo.self)) {}
+            }
+            #expect(seen.endings == ["ok", "grpcStatus notFound"])
+            let photos = try RequestDescription(
+                route: GRPCRoute(UserService.Method.ListPhotos.descriptor),
+                message: Strata_Demo_V1_ListPhotosRequest.with { $0.userID = 4 })
+            var count = 0
+            for try await _ in networker.stream(GRPCEndpoint(photos, decoding: Photo.self)) { count += 1 }
+            #expect(count == 3)
+            #expect(seen.endings == ["ok", "grpcStatus notFound", "ok"])
+        }
+    }
+
     @Test("Cancelling the task that reads a server stream ends it with .cancelled")
     func serverStreamingCancelled() async throws {
         guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
@@ -401,4 +428,20 @@ private struct Senior: DTODecodable {
         guard dto.age >= 40 else { throw TooYoung() }
         return Senior(name: dto.name)
     }
+}
+
+/// A call observer that keeps how each call ended: "ok", or the error's kind and gRPC status.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+final class EndedCalls: CallObserver {
+    private let ended = Mutex<[String]>([])
+
+    func callEnded(_ call: FinishedCall) {
+        let ending =
+            call.error.map { error in
+                "\(error.kind)" + (error.grpcStatus.map { " \($0.code)" } ?? "")
+            } ?? "ok"
+        ended.withLock { $0.append(ending) }
+    }
+
+    var endings: [String] { ended.withLock { $0 } }
 }

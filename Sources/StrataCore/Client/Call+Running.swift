@@ -21,47 +21,49 @@ extension Call {
         limit: Int,
         inline: Bool
     ) async throws(StrataError) -> (HTTPResponse, Data) {
-        update { $0.requestSent() }
-        let outcome: (result: Result<(HTTPResponse, Data), any Error>, timedOut: Bool)
+        update { $0.requestSent(request) }
+        let result: Result<(HTTPResponse, Data), any Error>
         if inline {
-            outcome = await inlineBuffered(request, body: body, context: context, chain: chain, limit: limit)
+            result = await inlineBuffered(request, body: body, context: context, chain: chain, limit: limit)
         } else {
             let call = self
-            outcome = await Deadline.run(until: context.deadline) { () async throws -> (HTTPResponse, Data) in
+            let timer = deadlineTimer(context.deadline)
+            defer { timer?.cancel() }
+            result = await Deadline.run(under: timer) { () async throws -> (HTTPResponse, Data) in
                 let (head, responseBody) = try await chain(request, body, context)
                 try call.headArrived(head)
                 return (head, try await responseBody?.collect(upTo: limit) ?? Data())
-            }
+            }.result
         }
-        switch outcome.result {
+        switch result {
         case .success(let (head, data)):
             try update { $0.bodyEnded(adding: data.count, finishes: false) }.throwIfEnded()
             return (head, data)
         case .failure(let error):
-            throw failed(error, request: request, timerFired: outcome.timedOut, deadline: context.deadline)
+            throw failed(error, deadline: context.deadline)
         }
     }
 
-    /// The inline run of ``buffered(_:body:context:chain:limit:inline:)``; `timedOut` says
-    /// whether the timer of a body read under the deadline fired.
+    /// The inline run of ``buffered(_:body:context:chain:limit:inline:)``: only a body
+    /// still streaming is read under the call's timer.
     private func inlineBuffered(
         _ request: HTTPRequest,
         body: MessageBody?,
         context: MiddlewareContext,
         chain: MiddlewareNext,
         limit: Int
-    ) async -> (result: Result<(HTTPResponse, Data), any Error>, timedOut: Bool) {
+    ) async -> Result<(HTTPResponse, Data), any Error> {
         let head: HTTPResponse
         let responseBody: MessageBody?
         do {
             (head, responseBody) = try await chain(request, body, context)
             try headArrived(head)
         } catch {
-            return (.failure(error), false)
+            return .failure(error)
         }
-        guard let responseBody else { return (.success((head, Data())), false) }
-        let read = await responseBody.read(until: context.deadline, BodyCollector(limit: limit))
-        return (read.result.map { (head, $0) }, read.timedOut)
+        guard let responseBody else { return .success((head, Data())) }
+        let read = await responseBody.read(under: deadlineTimer(context.deadline), BodyCollector(limit: limit))
+        return read.result.map { (head, $0) }
     }
 
     /// Runs `chain` up to the response head within `context`'s deadline and returns the
@@ -77,9 +79,9 @@ extension Call {
         chain: @escaping MiddlewareNext,
         idleTimeout: Duration? = nil
     ) async throws(StrataError) -> (HTTPResponse, MessageBody) {
-        update { $0.requestSent() }
+        update { $0.requestSent(request) }
         let context = context.streamingResponseBody()
-        let timer = context.deadline.map { DeadlineTimer(deadline: $0) }
+        let timer = deadlineTimer(context.deadline)
         let outcome = await Deadline.run(under: timer) { try await chain(request, body, context) }
         let head: HTTPResponse
         let responseBody: MessageBody?
@@ -88,13 +90,13 @@ extension Call {
             try headArrived(head)
         } catch {
             timer?.cancel()
-            throw failed(error, request: request, timerFired: outcome.timedOut, deadline: context.deadline)
+            throw failed(error, deadline: context.deadline)
         }
         if let responseBody, responseBody.bufferedData == nil {
             let timing: CallBodyChunks.Timing? =
                 if let idleTimeout { .idle(idleTimeout) } else { timer.map { .deadline($0) } }
             if case .idle = timing { timer?.cancel() }
-            let chunks = CallBodyChunks(responseBody, timing: timing, call: self, request: request)
+            let chunks = CallBodyChunks(responseBody, timing: timing, call: self)
             return (head, MessageBody(length: responseBody.length, source: chunks))
         }
         // No body, or one already in memory (the mock, a borrowed URLSession): nothing left to read or time.
@@ -109,20 +111,21 @@ extension Call {
         try update { $0.headArrived(head) }.throwIfEnded()
     }
 
+    /// The call's timer for `deadline`, if any: when it fires, the call's state learns of it
+    /// first (``CallState/deadlineExceeded()``), then the work running under the timer is
+    /// stopped, and whatever that work ends with is answered with the call's timeout.
+    func deadlineTimer(_ deadline: ContinuousClock.Instant?) -> DeadlineTimer? {
+        guard let deadline else { return nil }
+        return DeadlineTimer(deadline: deadline) { [self] in update { $0.deadlineExceeded() } }
+    }
+
     /// Reports that the call's work threw `cause`, and returns the error the call ends
-    /// with: a timeout when the deadline's timer fired, or when `deadline` has passed (a
-    /// step's own wait under the same deadline, or a transport's, can end the call before
-    /// the timer fires).
-    func failed(
-        _ cause: any Error,
-        request: HTTPRequest,
-        timerFired: Bool,
-        deadline: ContinuousClock.Instant?
-    ) -> StrataError {
-        let deadlinePassed = timerFired || Deadline.hasPassed(deadline)
-        return update {
-            $0.failed(cause, request: request, deadlinePassed: deadlinePassed, taskCancelled: Task.isCancelled)
-        }
+    /// with: its first ending when it already ended (the deadline's timer fired), a
+    /// timeout when `deadline` has passed (a step's own wait under the same deadline, or a
+    /// transport's, can end the call before the timer fires), else how `cause` classifies.
+    func failed(_ cause: any Error, deadline: ContinuousClock.Instant?) -> StrataError {
+        let deadlinePassed = Deadline.hasPassed(deadline)
+        return update { $0.failed(cause, deadlinePassed: deadlinePassed, taskCancelled: Task.isCancelled) }
     }
 }
 
@@ -142,35 +145,32 @@ final class CallBodyChunks: ChunkSource {
     private let upstream: any ChunkSource
     private let timing: Timing?
     private let call: Call
-    private let request: HTTPRequest
 
-    init(_ body: MessageBody, timing: Timing?, call: Call, request: HTTPRequest) {
+    init(_ body: MessageBody, timing: Timing?, call: Call) {
         self.upstream = IteratorChunkSource(body.makeAsyncIterator())
         self.timing = timing
         self.call = call
-        self.request = request
     }
 
     deinit {
         stopTimer()
-        call.update { [request] in $0.bodyDropped(request: request) }
+        call.update { $0.bodyDropped() }
     }
 
     /// The next chunk, or `nil` at the end. A chunk is handed over only while the call
     /// reads its body: one that arrives after the call ended is dropped, and the read
     /// throws how the call ended.
-    /// - Throws: the ``StrataError`` the call ends with (``Call/failed(_:request:timerFired:deadline:)``
+    /// - Throws: the ``StrataError`` the call ends with (``Call/failed(_:deadline:)``
     ///   decides it): a timeout (the deadline, or the idle timeout, with phase "reading
     ///   the body"), a cancellation of the reading task, a transport failure, a body past
     ///   its limit — each with the request and the response head.
     func next() async throws(StrataError) -> Data? {
-        let (result, deadlinePassed) = await read()
         let chunk: Data?
         do {
-            chunk = try result.get()
+            chunk = try await read().get()
         } catch {
             stopTimer()
-            throw call.failed(error, request: request, timerFired: deadlinePassed, deadline: nil)
+            throw call.failed(error, deadline: deadline)
         }
         guard let chunk else {
             stopTimer()
@@ -186,29 +186,35 @@ final class CallBodyChunks: ChunkSource {
         return chunk
     }
 
+    /// The call's deadline, when the reads run under it: a read that starts once it passed
+    /// ends before the timer fires.
+    private var deadline: ContinuousClock.Instant? {
+        if case .deadline(let timer) = timing { timer.deadline } else { nil }
+    }
+
     /// Releases the call's timer: the body ended, failed, or the call did.
     private func stopTimer() {
         if case .deadline(let timer) = timing { timer.cancel() }
     }
 
-    /// The next chunk read under the timer if there is one, and whether the call's
-    /// deadline passed while it waited (an idle timeout is the transport's timeout).
-    private func read() async -> (Result<Data?, any Error>, deadlinePassed: Bool) {
+    /// The next chunk, read under the timer if there is one. The call's timer tells the
+    /// call itself when it fires; an idle timeout is reported as the transport's timeout.
+    private func read() async -> Result<Data?, any Error> {
         let upstream = self.upstream
         let timer: DeadlineTimer
         switch timing {
         case nil:
             do {
-                return (.success(try await upstream.next()), false)
+                return .success(try await upstream.next())
             } catch {
-                return (.failure(error), false)
+                return .failure(error)
             }
         case .deadline(let callTimer): timer = callTimer
         case .idle(let duration): timer = DeadlineTimer(deadline: .now + duration)
         }
         let outcome = await timer.run { try await upstream.next() }
-        guard case .idle = timing else { return (outcome.result, outcome.timedOut) }
+        guard case .idle = timing else { return outcome.result }
         timer.cancel()
-        return (outcome.timedOut ? .failure(TransportError(.timedOut)) : outcome.result, false)
+        return outcome.timedOut ? .failure(TransportError(.timedOut)) : outcome.result
     }
 }

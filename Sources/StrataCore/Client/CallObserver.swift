@@ -1,5 +1,6 @@
 /// Told about each call a ``Networker`` finishes — what its steps recorded and how it
-/// ended — for metrics, audits or tests; set in ``Networker/Configuration/callObservers``.
+/// ended — for metrics, audits or tests; set in ``Networker/Configuration/callObservers``
+/// (a `GRPCNetworker` tells its own, for its gRPC calls).
 ///
 /// ```swift
 /// struct FailurePrinter: CallObserver {
@@ -24,4 +25,11 @@ public struct FinishedCall: Sendable {
     public let records: CallValues
     /// The call's error; `nil` for a success.
     public let error: StrataError?
+
+    /// A call that ended with `error` (`nil`: it succeeded), its steps having recorded
+    /// `records`: for a client of another protocol (gRPC) that tells the same observers.
+    package init(records: CallValues, error: StrataError?) {
+        self.records = records
+        self.error = error
+    }
 }

@@ -114,14 +114,15 @@ final class DeadlineTimer: @unchecked Sendable {
         return Task { await outcome.deliver(resultOf: operation) }
     }
 
-    /// Called by the scheduler once the deadline has passed.
+    /// Called by the scheduler once the deadline has passed: `onFire` first (a call's state
+    /// learns of its deadline before anyone waiting is resumed), then the run is stopped.
     func fire() {
         let running = state.withLock { state in
             state.hasFired = true
             return state.running
         }
-        running?.stop()
         onFire?()
+        running?.stop()
     }
 }
 

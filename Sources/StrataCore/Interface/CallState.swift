@@ -58,6 +58,10 @@ struct CallState {
     }
 
     private(set) var stage = Stage.created
+    /// The request as the client sent it to the first step, once it did.
+    private(set) var request: HTTPRequest?
+    /// Whether the call ended and handed over what it gathered (``handOver()``).
+    private var handedOver = false
     /// The bytes of the response body read so far.
     private(set) var bodyBytes = 0
     /// What the call's steps reported (``MiddlewareContext/record(_:for:)``).
@@ -111,11 +115,14 @@ struct CallState {
         if case .created = stage { stage = .encoding }
     }
 
-    /// The request goes to the first step (built by the client, or given as is).
-    mutating func requestSent() {
+    /// `request` goes to the first step (built by the client, or given as is): once a call.
+    mutating func requestSent(_ request: HTTPRequest) {
         switch stage {
-        case .created, .encoding: stage = .waitingForHead
-        default: break
+        case .created, .encoding:
+            self.request = request
+            stage = .waitingForHead
+        case .waitingForHead, .readingBody, .bodyRead, .finished, .failed, .cancelled:
+            preconditionFailure("CallState: the request sent again, in \(stage)")
         }
     }
 
@@ -129,11 +136,11 @@ struct CallState {
         case .failed(let error), .cancelled(let error):
             return .fail(error)
         case .readingBody, .bodyRead, .finished:
-            return .proceed
+            preconditionFailure("CallState: a second response head, in \(stage)")
         }
     }
 
-    /// `count` bytes of the body arrived.
+    /// `count` bytes of the body arrived. A chunk after the call ended is dropped.
     mutating func chunkArrived(_ count: Int) -> Action {
         switch stage {
         case .readingBody:
@@ -141,14 +148,15 @@ struct CallState {
             return .proceed
         case .failed(let error), .cancelled(let error):
             return .fail(error)
-        default:
-            return .proceed
+        case .created, .encoding, .waitingForHead, .bodyRead, .finished:
+            preconditionFailure("CallState: a body chunk outside the body's read, in \(stage)")
         }
     }
 
     /// The body ended after `count` more bytes. `finishes` says nothing follows (a
     /// streamed call, whose body is the caller's); otherwise validation and the parse do,
-    /// and ``finished()`` ends the call.
+    /// and ``finished()`` ends the call. A body read again after its end ends again: that
+    /// changes nothing.
     mutating func bodyEnded(adding count: Int = 0, finishes: Bool) -> Action {
         switch stage {
         case .readingBody(let head):
@@ -157,8 +165,10 @@ struct CallState {
             return .proceed
         case .failed(let error), .cancelled(let error):
             return .fail(error)
-        default:
+        case .bodyRead, .finished:
             return .proceed
+        case .created, .encoding, .waitingForHead:
+            preconditionFailure("CallState: the body ended before the head, in \(stage)")
         }
     }
 
@@ -171,8 +181,10 @@ struct CallState {
             return .proceed
         case .failed(let error), .cancelled(let error):
             return .fail(error)
-        case .created, .encoding, .waitingForHead, .readingBody, .finished:
+        case .readingBody, .finished:
             return .proceed
+        case .created, .encoding, .waitingForHead:
+            preconditionFailure("CallState: a call finished before its head, in \(stage)")
         }
     }
 
@@ -187,18 +199,20 @@ struct CallState {
     /// What the call gathered, handed over once as it ends: the steps' records and the
     /// client's own values (which are emptied).
     mutating func handOver() -> (records: CallValues, clientValues: CallValues) {
+        precondition(!handedOver, "CallState: a call ended twice")
+        handedOver = true
         defer { clientValues = CallValues() }
         return (records, clientValues)
     }
 
-    /// The call's deadline passed: a timeout of whatever stage the call is in, unless it
-    /// already ended.
-    mutating func deadlinePassed(request: HTTPRequest?) -> Action {
-        if let error { return .fail(error) }
-        if case .finished = stage { return .proceed }
-        let error = timeout(request: request)
-        stage = .failed(error)
-        return .fail(error)
+    /// The call's deadline passed (its timer fired): a timeout of whatever stage the call
+    /// is in, unless it already ended. The timer that delivers the event stops the work
+    /// running under it, and that work's ending (a `CancellationError`, a late head or
+    /// chunk) is then answered with this timeout: nothing else is left to do.
+    mutating func deadlineExceeded() {
+        guard error == nil else { return }
+        if case .finished = stage { return }
+        stage = .failed(StrataError.timeout(request: request, response: response))
     }
 
     /// An attempt's own deadline (``MiddlewareContext/attemptTimeout``) passed. Until the
@@ -214,19 +228,10 @@ struct CallState {
 
     /// The reader dropped the body before its end: the call is cancelled, unless it
     /// already ended. Nothing is left to stop or resume (the reader is gone).
-    mutating func bodyDropped(request: HTTPRequest?) {
+    mutating func bodyDropped() {
         if error == nil, case .readingBody = stage {
             stage = .cancelled(StrataError.cancellation(request: request, response: response))
         }
-    }
-
-    /// The task running the call, or the reader of its body, was cancelled.
-    mutating func cancelled(request: HTTPRequest?) -> Action {
-        if let error { return .fail(error) }
-        if case .finished = stage { return .proceed }
-        let error = StrataError.cancellation(request: request, response: response)
-        stage = .cancelled(error)
-        return .fail(error)
     }
 
     /// The work of the call threw `cause`. `deadlinePassed` says the call's deadline
@@ -236,7 +241,6 @@ struct CallState {
     /// already ended.
     mutating func failed(
         _ cause: any Error,
-        request: HTTPRequest,
         deadlinePassed: Bool,
         taskCancelled: @autoclosure () -> Bool
     ) -> StrataError {
@@ -246,11 +250,6 @@ struct CallState {
             taskCancelled: taskCancelled())
         stage = error.kind == .cancelled ? .cancelled(error) : .failed(error)
         return error
-    }
-
-    /// The call's timeout at the stage it reached.
-    private func timeout(request: HTTPRequest?) -> StrataError {
-        StrataError.timeout(request: request, response: response)
     }
 
     // MARK: Logging

@@ -63,6 +63,14 @@ extension MessageBody {
     package func read<Reader: BodyReading>(until deadline: ContinuousClock.Instant?, _ reader: Reader) async -> (
         result: Result<Reader.Value, any Error>, timedOut: Bool
     ) {
+        await read(under: deadline.map { DeadlineTimer(deadline: $0) }, reader)
+    }
+
+    /// ``read(until:_:)`` under a timer `timer` makes, only for a body still streaming,
+    /// and cancels once the read ends.
+    func read<Reader: BodyReading>(under timer: @autoclosure () -> DeadlineTimer?, _ reader: Reader) async
+        -> (result: Result<Reader.Value, any Error>, timedOut: Bool)
+    {
         guard bufferedData == nil else {
             do {
                 return (.success(try await reader.read(self)), false)
@@ -70,8 +78,10 @@ extension MessageBody {
                 return (.failure(error), false)
             }
         }
+        let timer = timer()
+        defer { timer?.cancel() }
         let body = self
-        return await Deadline.run(until: deadline) { try await reader.read(body) }
+        return await Deadline.run(under: timer) { try await reader.read(body) }
     }
 }
 

@@ -18,7 +18,7 @@ import Testing
         if stage == "created" { return state }
         state.encodingStarted()
         if stage == "encoding" { return state }
-        state.requestSent()
+        state.requestSent(Self.request)
         if stage == "waitingForHead" { return state }
         _ = state.headArrived(head)
         if stage == "readingBody" { return state }
@@ -62,7 +62,7 @@ import Testing
         #expect(Self.name(state.stage) == "created")
         state.encodingStarted()
         #expect(Self.name(state.stage) == "encoding")
-        state.requestSent()
+        state.requestSent(Self.request)
         #expect(Self.name(state.stage) == "waitingForHead")
         #expect(state.response == nil)
         #expect(Self.name(state.headArrived(Self.head)) == "proceed")
@@ -80,7 +80,7 @@ import Testing
 
     @Test func aRequestSentAsItIsSkipsEncodingAndAStreamedBodyFinishesTheCall() {
         var state = CallState(baseLogger: nil, requestID: 1)
-        state.requestSent()
+        state.requestSent(Self.request)
         #expect(Self.name(state.stage) == "waitingForHead")
         _ = state.headArrived(Self.head)
         // The client hands the body to the caller: ending the call there leaves it reading.
@@ -102,25 +102,41 @@ import Testing
     ])
     func theDeadlineInEachStage(stage: String, after: String, phase: String) {
         var state = Self.state(at: stage)
-        let action = state.deadlinePassed(request: Self.request)
+        state.deadlineExceeded()
         #expect(Self.name(state.stage) == after)
-        #expect(Self.name(action) == (stage == "finished" ? "proceed" : "fail(transport)"))
         #expect((state.error?.phase).map { "\($0 == .awaitingHead ? "awaitingHead" : "readingBody")" } ?? "-" == phase)
     }
 
-    @Test(arguments: ["created", "encoding", "waitingForHead", "readingBody", "bodyRead", "finished"])
+    /// A cancelled task's stop while the call waits or reads: a cancellation carrying the
+    /// request, the head when it came, and the phase the call was in.
+    @Test(arguments: ["waitingForHead", "readingBody"])
     func aCancellationInEachStage(stage: String) {
         var state = Self.state(at: stage)
-        let action = state.cancelled(request: Self.request)
-        if stage == "finished" {
-            #expect(Self.name(action) == "proceed")
-            #expect(Self.name(state.stage) == "finished")
-        } else {
-            #expect(Self.name(action) == "fail(cancelled)")
-            #expect(Self.name(state.stage) == "cancelled(cancelled)")
-            #expect(state.error?.request?.path == "/user")
-            #expect(state.error?.response?.status == (["readingBody", "bodyRead"].contains(stage) ? .ok : nil))
-        }
+        let error = Self.cancel(&state)
+        #expect(error.kind == .cancelled)
+        #expect(Self.name(state.stage) == "cancelled(cancelled)")
+        #expect(state.error?.request?.path == "/user")
+        #expect(state.error?.response?.status == (stage == "readingBody" ? .ok : nil))
+        #expect(state.error?.phase == (stage == "readingBody" ? .readingBody : .awaitingHead))
+    }
+
+    /// A body dropped before its end cancels the call; one dropped after it changes nothing.
+    @Test func aBodyDroppedBeforeItsEndCancelsTheCall() {
+        var reading = Self.state(at: "readingBody")
+        reading.bodyDropped()
+        #expect(Self.name(reading.stage) == "cancelled(cancelled)")
+        #expect(reading.error?.phase == .readingBody)
+
+        var ended = Self.state(at: "readingBody")
+        _ = ended.bodyEnded(finishes: true)
+        ended.bodyDropped()
+        #expect(Self.name(ended.stage) == "finished")
+    }
+
+    /// The calling task's cancellation as the client reports it: a `CancellationError` from
+    /// the stopped work, the task cancelled.
+    static func cancel(_ state: inout CallState) -> StrataError {
+        state.failed(CancellationError(), deadlinePassed: false, taskCancelled: true)
     }
 
     /// The race of the deadline and the head: the deadline first makes the call a timeout,
@@ -128,7 +144,7 @@ import Testing
     /// is a timeout while reading the body.
     @Test func theDeadlineAndTheHeadRace() {
         var late = Self.state(at: "waitingForHead")
-        _ = late.deadlinePassed(request: Self.request)
+        late.deadlineExceeded()
         #expect(Self.name(late.headArrived(Self.head)) == "fail(transport)")
         #expect(Self.name(late.stage) == "failed(transport, timedOut)")
         #expect(late.error?.phase == .awaitingHead)
@@ -136,7 +152,7 @@ import Testing
 
         var early = Self.state(at: "waitingForHead")
         _ = early.headArrived(Self.head)
-        _ = early.deadlinePassed(request: Self.request)
+        early.deadlineExceeded()
         #expect(early.error?.phase == .readingBody)
         #expect(early.error?.response?.status == .ok)
     }
@@ -145,11 +161,11 @@ import Testing
     @Test func aCancellationAndTheBodyEndRace() {
         var endedFirst = Self.state(at: "readingBody")
         _ = endedFirst.bodyEnded(adding: 1, finishes: true)
-        #expect(Self.name(endedFirst.cancelled(request: Self.request)) == "proceed")
+        endedFirst.bodyDropped()
         #expect(Self.name(endedFirst.stage) == "finished")
 
         var cancelledFirst = Self.state(at: "readingBody")
-        _ = cancelledFirst.cancelled(request: Self.request)
+        _ = Self.cancel(&cancelledFirst)
         #expect(Self.name(cancelledFirst.bodyEnded(adding: 1, finishes: true)) == "fail(cancelled)")
         #expect(Self.name(cancelledFirst.chunkArrived(4)) == "fail(cancelled)")
         #expect(Self.name(cancelledFirst.stage) == "cancelled(cancelled)")
@@ -159,13 +175,13 @@ import Testing
     /// The race of the deadline and a cancellation: the first ending stays.
     @Test func theDeadlineAndACancellationRace() {
         var deadlineFirst = Self.state(at: "waitingForHead")
-        _ = deadlineFirst.deadlinePassed(request: Self.request)
-        #expect(Self.name(deadlineFirst.cancelled(request: Self.request)) == "fail(transport)")
+        deadlineFirst.deadlineExceeded()
+        #expect(Self.cancel(&deadlineFirst).transportError?.kind == .timedOut)
         #expect(Self.name(deadlineFirst.stage) == "failed(transport, timedOut)")
 
         var cancelFirst = Self.state(at: "waitingForHead")
-        _ = cancelFirst.cancelled(request: Self.request)
-        #expect(Self.name(cancelFirst.deadlinePassed(request: Self.request)) == "fail(cancelled)")
+        _ = Self.cancel(&cancelFirst)
+        cancelFirst.deadlineExceeded()
         #expect(Self.name(cancelFirst.stage) == "cancelled(cancelled)")
     }
 
@@ -177,8 +193,7 @@ import Testing
         struct Odd: Error {}
         func classify(_ cause: any Error, deadline: Bool = false, taskCancelled: Bool = false) -> String {
             var state = Self.state(at: "waitingForHead")
-            let error = state.failed(
-                cause, request: Self.request, deadlinePassed: deadline, taskCancelled: taskCancelled)
+            let error = state.failed(cause, deadlinePassed: deadline, taskCancelled: taskCancelled)
             #expect(state.error?.kind == error.kind)
             return "\(error.kind) \(error.transportError.map { Self.kindName($0.kind) } ?? "-")"
         }
@@ -193,9 +208,8 @@ import Testing
         #expect(classify(StrataError(.encoding)) == "encoding -")
 
         var state = Self.state(at: "readingBody")
-        let first = state.failed(Odd(), request: Self.request, deadlinePassed: false, taskCancelled: false)
-        let second = state.failed(
-            CancellationError(), request: Self.request, deadlinePassed: true, taskCancelled: true)
+        let first = state.failed(Odd(), deadlinePassed: false, taskCancelled: false)
+        let second = state.failed(CancellationError(), deadlinePassed: true, taskCancelled: true)
         #expect(first.phase == .readingBody)
         #expect(second.kind == .transport)
         #expect(second.transportError?.kind == .other)
@@ -222,7 +236,7 @@ import Testing
         #expect(Self.name(state.stage) == Self.name(Self.state(at: stage).stage))
     }
 
-    /// What the call gathered goes out once.
+    /// What the call gathered goes out once (a second time is a precondition, below).
     @Test func theClientsValuesAreHandedOverOnce() {
         enum Note: CallValueKey { typealias Value = Int }
         var state = CallState(baseLogger: nil, requestID: 1)
@@ -231,9 +245,7 @@ import Testing
         let first = state.handOver()
         #expect(first.records[Note.self] == 1)
         #expect(first.clientValues[Note.self] == 2)
-        let second = state.handOver()
-        #expect(second.records[Note.self] == 1)
-        #expect(second.clientValues[Note.self] == nil)
+        #expect(state.clientValues[Note.self] == nil)
     }
 
     /// The call's logger carries its number and the endpoint's attributes.
@@ -260,5 +272,36 @@ import Testing
         try await networker.send(
             Endpoint<Void>(RequestDescription(route: "http://example.com/a")).attribute("priority", "high"))
         #expect(seen.withLock { $0 } == "high")
+    }
+
+    /// Events that cannot happen in a call's life stop the process with a message: a
+    /// second head, a chunk or a body's end before the head, a request sent twice, a call
+    /// that finishes before its head or ends twice. Each runs in a child process.
+    @Test func impossibleTransitionsArePreconditions() async {
+        await #expect(processExitsWith: .failure) {
+            var state = CallStateTests.state(at: "readingBody")
+            _ = state.headArrived(CallStateTests.head)
+        }
+        await #expect(processExitsWith: .failure) {
+            var state = CallStateTests.state(at: "waitingForHead")
+            _ = state.chunkArrived(1)
+        }
+        await #expect(processExitsWith: .failure) {
+            var state = CallStateTests.state(at: "waitingForHead")
+            _ = state.bodyEnded(finishes: true)
+        }
+        await #expect(processExitsWith: .failure) {
+            var state = CallStateTests.state(at: "waitingForHead")
+            state.requestSent(CallStateTests.request)
+        }
+        await #expect(processExitsWith: .failure) {
+            var state = CallStateTests.state(at: "waitingForHead")
+            _ = state.finished()
+        }
+        await #expect(processExitsWith: .failure) {
+            var state = CallStateTests.state(at: "finished")
+            _ = state.handOver()
+            _ = state.handOver()
+        }
     }
 }

@@ -192,19 +192,30 @@ import Testing
     }
 
     /// A step waiting under the call's deadline (a credential refresh) can give up a moment
-    /// before the call's own timer fires: its cancellation is still the call's timeout.
-    @Test func aFailureOnceTheDeadlineHasPassedIsATimeoutWhicheverTimerFiredFirst() {
+    /// before the call's own timer fires: its cancellation is still the call's timeout. Once
+    /// the timer fired, the call's state holds the timeout, and any later failure gets it.
+    @Test func aFailureOnceTheDeadlineHasPassedIsATimeoutWhicheverTimerFiredFirst() async {
         let request = HTTPRequest(method: .get, scheme: "http", authority: "example.com", path: "/user")
-        let passed = Call().failed(
-            CancellationError(), request: request, timerFired: false, deadline: .now - .milliseconds(1))
+        func sent() -> Call {
+            let call = Call()
+            call.update { $0.requestSent(request) }
+            return call
+        }
+        let passed = sent().failed(CancellationError(), deadline: .now - .milliseconds(1))
         #expect(passed.kind == .transport)
         #expect(passed.transportError?.kind == .timedOut)
         #expect(passed.phase == .awaitingHead)
-        let pending = Call().failed(
-            CancellationError(), request: request, timerFired: false, deadline: .now + .seconds(60))
+        #expect(passed.request?.path == "/user")
+        let pending = sent().failed(CancellationError(), deadline: .now + .seconds(60))
         #expect(pending.kind == .cancelled)
-        let fired = Call().failed(CancellationError(), request: request, timerFired: true, deadline: nil)
-        #expect(fired.transportError?.kind == .timedOut)
+
+        let fired = sent()
+        let timer = fired.deadlineTimer(.now + .milliseconds(20))
+        let outcome = await Deadline.run(under: timer) { try await Task.sleep(for: .seconds(30)) }
+        #expect(outcome.timedOut)
+        let error = fired.failed(TransportError(.connectionLost), deadline: nil)
+        #expect(error.transportError?.kind == .timedOut)
+        #expect(error.request?.path == "/user")
     }
 
     @Test func middlewareErrorIsTheMiddlewareStageWithItsTypeName() async {
