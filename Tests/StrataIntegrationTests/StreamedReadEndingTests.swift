@@ -5,12 +5,40 @@ import StrataFaultServer
 import StrataTestSupport
 import Testing
 
-/// A streamed body's read ends the way a buffered call does: with the ``StrataError`` the
-/// call decided — its kind, the phase "reading the body", the request and the response
-/// head — whether the deadline passed, the reading task was cancelled or the server
-/// dropped the connection, on both transports, against a server on 127.0.0.1.
+/// Every way of making a call ends the same way while it reads the body: with the
+/// ``StrataError`` the call decided — its kind, the phase "reading the body", the request
+/// and the response head — whether the deadline passed, the task was cancelled or the
+/// server dropped the connection, on both transports, against a server on 127.0.0.1.
 @Suite("Streamed reads end as the call does", .isTimed)
 struct StreamedReadEndingTests {
+    /// How the call is made and its body read.
+    enum Way: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        /// `send`: the client reads the whole body.
+        case buffered
+        /// `stream`: the caller reads the body.
+        case streamed
+        /// The raw `send(_:body:)`: the caller reads the body of a request given as is.
+        case raw
+
+        var testDescription: String { rawValue }
+
+        /// Makes the call of `endpoint` and reads its body to the end, in the calling task.
+        func call(_ endpoint: Endpoint<Data>, on networker: Networker) async throws {
+            switch self {
+            case .buffered:
+                _ = try await networker.send(endpoint)
+            case .streamed:
+                let (head, body) = try await networker.stream(endpoint)
+                #expect(head.status == .ok)
+                for try await _ in body {}
+            case .raw:
+                let (head, body) = try await networker.send(try endpoint.encoded().head, body: nil)
+                #expect(head.status == .ok)
+                for try await _ in body {}
+            }
+        }
+    }
+
     enum Ending: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case deadlinePasses
         case taskCancelled
@@ -29,24 +57,31 @@ struct StreamedReadEndingTests {
     /// How long after the deadline or the cancellation the read may end.
     static let margin = Duration.milliseconds(500)
 
-    /// The call's deadline: out of the way when it is not the subject.
+    /// The client's deadline: out of the way when it is not the subject.
     static func deadline(for ending: Ending) -> Duration {
         ending == .deadlinePasses ? deadline : .seconds(30)
     }
 
-    @Test(arguments: TransportKind.allCases, Ending.allCases)
+    @Test(arguments: TransportKind.allCases, Way.allCases)
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
-    func theReadThrowsTheCallsError(_ kind: TransportKind, ending: Ending) async throws {
+    func theReadThrowsTheCallsError(_ kind: TransportKind, way: Way) async throws {
+        for ending in Ending.allCases {
+            try await expectTheCallsError(kind, way: way, ending: ending)
+        }
+    }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    func expectTheCallsError(_ kind: TransportKind, way: Way, ending: Ending) async throws {
         try await FaultServer.with { server in
             try await kind.with { transport in
-                var endpoint = Endpoint<Data>(RequestDescription(route: server.url(for: ending.route)))
-                endpoint.timeout = Self.deadline(for: ending)
+                let endpoint = Endpoint<Data>(RequestDescription(route: server.url(for: ending.route)))
+                var configuration = Networker.Configuration()
+                configuration.timeout = Self.deadline(for: ending)
+                let networker = Networker(transport: transport, configuration: configuration)
                 let start = ContinuousClock.now
-                let (head, body) = try await Networker(transport: transport).stream(endpoint)
-                #expect(head.status == .ok)
                 let reading = Task { () -> (any Error)? in
                     do {
-                        for try await _ in body {}
+                        try await way.call(endpoint, on: networker)
                         return nil
                     } catch {
                         return error
@@ -60,8 +95,9 @@ struct StreamedReadEndingTests {
                 }
                 let thrown = await reading.value
                 let ended = ContinuousClock.now
-                let error = try #require(thrown as? StrataError, "not a StrataError: \(String(describing: thrown))")
-                #expect(error.phase == .readingBody)
+                let error = try #require(
+                    thrown as? StrataError, "\(ending): not a StrataError: \(String(describing: thrown))")
+                #expect(error.phase == .readingBody, "\(ending)")
                 #expect(error.request?.path == ending.route.target)
                 #expect(error.status == .ok)
                 switch ending {
@@ -71,11 +107,11 @@ struct StreamedReadEndingTests {
                     let elapsed = start.duration(to: ended)
                     #expect(elapsed >= Self.deadline && elapsed < Self.deadline + Self.margin, "\(elapsed)")
                 case .taskCancelled:
-                    #expect(error.kind == .cancelled)
+                    #expect(error.kind == .cancelled, "\(error)")
                     #expect(cancelled.duration(to: ended) < Self.margin, "\(cancelled.duration(to: ended))")
                 case .serverDrops:
-                    #expect(error.kind == .transport)
-                    #expect(error.transportError?.kind == .connectionLost)
+                    #expect(error.kind == .transport, "\(error)")
+                    #expect(error.transportError?.kind == .connectionLost, "\(error)")
                 }
             }
         }
