@@ -19,6 +19,9 @@ struct StreamedReadEndingTests {
         case streamed
         /// The raw `send(_:body:)`: the caller reads the body of a request given as is.
         case raw
+        /// `download`: the body goes to a file, read under the call's deadline (no idle
+        /// timeout), with no retry step to resume it.
+        case download
 
         var testDescription: String { rawValue }
 
@@ -35,6 +38,13 @@ struct StreamedReadEndingTests {
                 let (head, body) = try await networker.send(try endpoint.encoded().head, body: nil)
                 #expect(head.status == .ok)
                 for try await _ in body {}
+            case .download:
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "strata-ending-\(UUID().uuidString)", isDirectory: true)
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                defer { try? FileManager.default.removeItem(at: folder) }
+                _ = try await networker.download(
+                    endpoint, to: folder.appendingPathComponent("body"), idleTimeout: nil)
             }
         }
     }
