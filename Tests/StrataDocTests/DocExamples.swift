@@ -640,13 +640,10 @@ func example_StrataCore_Concurrency_DeadlineTimer_1() async throws {
     let tokens = Tokens()
     // doc-example: Sources/StrataCore/Concurrency/DeadlineTimer.swift#1
     // A step waiting for something of its own within the call's deadline:
-    let outcome = await Deadline.run(until: context.deadline) { try await tokens.fresh() }
-    if outcome.timedOut { throw TransportError(.timedOut) }
-    let token = try outcome.result.get()
+    let token = try await Deadline.within(context.deadline) { try await tokens.fresh() }
     // A backoff that leaves nothing behind when the task is cancelled:
     try await Deadline.sleep(for: .milliseconds(200))
     // end doc-example
-    _ = outcome
     _ = token
 }
 

@@ -214,9 +214,7 @@ private struct Outcome<Value: Sendable>: Sendable {
 ///
 /// ```swift
 /// // A step waiting for something of its own within the call's deadline:
-/// let outcome = await Deadline.run(until: context.deadline) { try await tokens.fresh() }
-/// if outcome.timedOut { throw TransportError(.timedOut) }
-/// let token = try outcome.result.get()
+/// let token = try await Deadline.within(context.deadline) { try await tokens.fresh() }
 /// // A backoff that leaves nothing behind when the task is cancelled:
 /// try await Deadline.sleep(for: .milliseconds(200))
 /// ```
@@ -244,6 +242,20 @@ public enum Deadline {
         let timer = deadline.map { DeadlineTimer(deadline: $0) }
         defer { timer?.cancel() }
         return await run(under: timer, operation)
+    }
+
+    /// Runs `operation` until `deadline` (as ``run(until:_:)`` does) and returns its value:
+    /// how a step waits within the call's deadline. At the deadline it throws
+    /// ``TransportError`` of kind ``TransportError/Kind/timedOut``, which the call reports
+    /// as its timeout, with the phase it reached; the operation's own error (a
+    /// `CancellationError` when the calling task was cancelled) is thrown as it is.
+    public static func within<Value: Sendable>(
+        _ deadline: ContinuousClock.Instant?,
+        _ operation: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        let outcome = await run(until: deadline, operation)
+        if outcome.timedOut { throw TransportError(.timedOut) }
+        return try outcome.result.get()
     }
 
     /// Runs `operation` under `timer`, which stays armed afterwards; without a timer,

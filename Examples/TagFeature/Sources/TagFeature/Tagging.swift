@@ -76,9 +76,7 @@ public struct TagStep: Middleware {
         context.record(TagRecord(sent: tag, status: nil), for: TagRecordKey.self)
         if pace > .zero {
             let pace = self.pace
-            let waited = await Deadline.run(until: context.deadline) { try await Deadline.sleep(for: pace) }
-            if waited.timedOut { throw TransportError(.timedOut) }
-            try waited.result.get()
+            try await Deadline.within(context.deadline) { try await Deadline.sleep(for: pace) }
         }
         var context = context
         context.options[StampKey.self] = "stamped-\(tag)"

@@ -175,10 +175,7 @@ extension CredentialStore {
         case .failed(let error):
             throw failure(error)
         case .wait(let flight):
-            let waited = await Deadline.run(until: deadline) { try await flight.outcome() }
-            if waited.timedOut { throw TransportError(.timedOut) }
-            guard case .success(let outcome) = waited.result else { throw CancellationError() }
-            switch outcome {
+            switch try await Deadline.within(deadline, { try await flight.outcome() }) {
             case .success(let issued): return issued
             case .failure(let error): throw failure(error)
             }
