@@ -65,7 +65,7 @@ struct StreamedReadEndingTests {
     static let deadline = Duration.seconds(1)
     static let cancelAfter = Duration.milliseconds(500)
     /// How long after the deadline or the cancellation the read may end.
-    static let margin = Duration.milliseconds(500)
+    static let margin = Duration.milliseconds(100)
 
     /// The client's deadline: out of the way when it is not the subject.
     static func deadline(for ending: Ending) -> Duration {

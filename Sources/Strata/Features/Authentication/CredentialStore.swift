@@ -150,8 +150,9 @@ package final class CredentialStore<Provider: CredentialProvider>: Sendable {
 extension CredentialStore {
     /// The credential to send a request with: the current one, or the one a load or
     /// refresh in flight brings, and a renewed one when the provider says it expired.
-    /// - Throws: what `failure` makes of the provider's error, or `CancellationError` when
-    ///   the request is cancelled or its deadline passes while it waits.
+    /// - Throws: what `failure` makes of the provider's error; ``TransportError`` of kind
+    ///   ``TransportError/Kind/timedOut`` when the deadline passes while it waits (the call
+    ///   ends as its timeout), `CancellationError` when the request is cancelled.
     package func credential(
         for context: MiddlewareContext, failure: (any Error) -> any Error
     ) async throws -> Issued {

@@ -1,6 +1,6 @@
 /// Why `Networker.events(_:)` stopped reconnecting, the
 /// ``StrataError/underlying`` error of a ``StrataError/Kind/eventStream`` failure.
-public enum EventStreamError: Error, Sendable, CustomStringConvertible {
+public enum EventStreamError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The server answered 204 No Content: the standard's way to say "do not reconnect".
     case closedByServer
     /// ``ReconnectionPolicy/maximumReconnections`` were made.
