@@ -607,6 +607,7 @@ let package = Package(
                 "StrataURLSession",  // the trust tour on URLSession
                 "StrataTestSupport",
                 "StrataTestCertificates",  // the trust tests' CA and certificates
+                "StrataFaultServer",  // TCPRelay: a connection dropped mid-call
                 Integration.grpc.product("GRPCCore", package: "grpc-swift-2"),
                 Integration.grpc.product("GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 Integration.grpc.product("SwiftProtobuf", package: "swift-protobuf"),

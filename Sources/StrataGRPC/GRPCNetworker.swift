@@ -366,7 +366,7 @@
                     }
                 }
             } catch {
-                throw end(scope, failure: strataError(error, head: head, phase: .readingBody, streamed: streamed))
+                throw end(scope, failure: strataError(error, head: head, phase: heads.phase, streamed: streamed))
             }
             end(scope)
         }
@@ -521,8 +521,7 @@
                     }
                 } catch {
                     ended = true
-                    throw (error as? StrataError)
-                        ?? GRPCErrors.strataError(error, request: call.head, phase: .readingBody)
+                    throw GRPCErrors.strataError(error, request: call.head, phase: call.heads.phase)
                 }
             }
 
@@ -608,5 +607,9 @@
             get { state.withLock { $0.trailing } }
             set { state.withLock { $0.trailing = newValue } }
         }
+
+        /// The phase the call reached: reading its messages once the response's metadata
+        /// came, waiting for it before.
+        var phase: StrataError.Phase { metadata == nil ? .awaitingHead : .readingBody }
     }
 #endif

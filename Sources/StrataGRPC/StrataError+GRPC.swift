@@ -75,24 +75,41 @@
     /// The status itself (code, message, trailing metadata) is ``StrataCore/StrataError/grpcStatus``.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     enum GRPCErrors {
-        /// The error for `error`, thrown by a call whose head was `request`.
+        /// The error for `error`, thrown by a call whose head was `request` at `phase`: what
+        /// the call reports (`report`), classified as every call's ending is
+        /// (`StrataError.ending`).
+        ///
+        /// One rule is gRPC's own: grpc-swift ends a cancelled call with whatever status the
+        /// cancelled RPC produced, so a cancelled task's status is the call's cancellation
+        /// (keeping the status), but for the call's own deadline.
+        ///
         /// `trustRefusal` is the last refusal of the call's ``GRPCTrust``: the reason (and the
         /// pins shown) for a chain its verification refused, which BoringSSL reports only as
         /// `CERTIFICATE_VERIFY_FAILED`.
         static func strataError(
             _ error: any Error, request: HTTPRequest, phase: StrataError.Phase, trustRefusal: TLSFailure? = nil
         ) -> StrataError {
-            if let error = error as? StrataError { return error }
-            if StrataError.isCancellation(error) { return StrataError(.cancelled, request: request) }
+            let taskCancelled = Task.isCancelled
             let rpcError = rpcError(in: error)
-            // The caller's cancellation wins over whatever the cancelled call ended with, but
-            // for the call's own deadline.
-            if Task.isCancelled, rpcError?.code != .deadlineExceeded {
-                return StrataError(.cancelled, underlying: rpcError.map(GRPCStatus.init) ?? error, request: request)
+            if taskCancelled, let rpcError, rpcError.code != .deadlineExceeded {
+                return StrataError(.cancelled, underlying: GRPCStatus(rpcError), request: request, phase: phase)
             }
-            guard let rpcError else {
-                return StrataError(.transport, underlying: TransportError(.other, underlying: error), request: request)
-            }
+            let reported = report(error, rpcError: rpcError, request: request, phase: phase, trustRefusal: trustRefusal)
+            return StrataError.ending(
+                reported, request: request, response: nil, phase: phase, deadlinePassed: false,
+                taskCancelled: taskCancelled)
+        }
+
+        /// What a call that threw `error` reports, as a transport and a step would: a
+        /// ``StrataCore/TransportError`` for the network's own failures (`deadlineExceeded`,
+        /// `unavailable`, with the status underneath), the ``StrataCore/StrataError`` a status
+        /// decides (a circuit open, an interceptor's failure, a cancellation, any other code),
+        /// and any other error as it is.
+        private static func report(
+            _ error: any Error, rpcError: RPCError?, request: HTTPRequest, phase: StrataError.Phase,
+            trustRefusal: TLSFailure?
+        ) -> any Error {
+            guard let rpcError else { return error }
             if let open = rpcError.cause as? CircuitOpenError {
                 return StrataError(.circuitOpen, underlying: open, request: request)
             }
@@ -103,17 +120,13 @@
             let status = GRPCStatus(rpcError)
             switch rpcError.code {
             case .deadlineExceeded:
-                let transport = TransportError(.timedOut, underlying: status, detail: "gRPC \(status)")
-                return StrataError(.transport, underlying: transport, request: request, phase: phase)
+                return TransportError(.timedOut, underlying: status, detail: "gRPC \(status)")
             case .unavailable:
-                if let tls = tlsError(in: rpcError, trustRefusal: trustRefusal) {
-                    return StrataError(.transport, underlying: tls, request: request, phase: phase)
-                }
+                if let tls = tlsError(in: rpcError, trustRefusal: trustRefusal) { return tls }
                 let kind: TransportError.Kind = isRefusal(rpcError) ? .connectionRefused : .connectionLost
-                let transport = TransportError(kind, underlying: status, detail: "gRPC \(status)")
-                return StrataError(.transport, underlying: transport, request: request, phase: phase)
+                return TransportError(kind, underlying: status, detail: "gRPC \(status)")
             case .cancelled:
-                return StrataError(.cancelled, underlying: status, request: request)
+                return StrataError(.cancelled, underlying: status, request: request, phase: phase)
             default:
                 return StrataError(.grpcStatus, underlying: status, request: request)
             }

@@ -14,13 +14,13 @@ import Testing
 /// WebSocket's reads are `WebSocketEndingTests`'.
 @Suite("Connections end as the call does", .isTimed)
 struct ConnectionEndingTests {
-    typealias Ending = StreamedReadEndingTests.Ending
+    typealias Ending = CallEndingCause
     typealias Outcome = WaitEndingTests.Outcome
 
     /// The event stream's idle timeout, and how long its reconnection waits.
     static let idleTimeout = Duration.milliseconds(300)
     static let reconnectionTime = Duration.milliseconds(10)
-    static var margin: Duration { WaitEndingTests.margin }
+    static var margin: Duration { Ending.margin }
 
     /// The events read, and how the stream ended.
     struct EventsOutcome {

@@ -49,23 +49,13 @@ struct StreamedReadEndingTests {
         }
     }
 
-    enum Ending: String, CaseIterable, CustomTestStringConvertible, Sendable {
-        case deadlinePasses
-        case taskCancelled
-        case serverDrops
-
-        var testDescription: String { rawValue }
-
-        /// The route that makes it happen: a body that trickles past any deadline, or one
-        /// the server resets halfway.
-        var route: FaultRoute { self == .serverDrops ? .resetMidBody : .trickle }
-    }
+    typealias Ending = CallEndingCause
 
     /// The call's deadline where it is the subject, and when the reading task is cancelled.
     static let deadline = Duration.seconds(1)
     static let cancelAfter = Duration.milliseconds(500)
     /// How long after the deadline or the cancellation the read may end.
-    static let margin = Duration.milliseconds(100)
+    static var margin: Duration { Ending.margin }
 
     /// The client's deadline: out of the way when it is not the subject.
     static func deadline(for ending: Ending) -> Duration {
@@ -126,4 +116,10 @@ struct StreamedReadEndingTests {
             }
         }
     }
+}
+
+extension CallEndingCause {
+    /// The fault server's route that makes it happen to a body: one that trickles past any
+    /// deadline, or one the server resets halfway.
+    var route: FaultRoute { self == .serverDrops ? .resetMidBody : .trickle }
 }

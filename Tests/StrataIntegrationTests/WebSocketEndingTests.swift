@@ -15,7 +15,7 @@
     /// Linux opens no WebSockets).
     @Suite("WebSocket reads end as the call does", .isTimed)
     struct WebSocketEndingTests {
-        typealias Ending = StreamedReadEndingTests.Ending
+        typealias Ending = CallEndingCause
         static let idleTimeout = Duration.milliseconds(300)
 
         /// Reads `socket`'s messages until they throw, cancelling the reader
@@ -70,13 +70,13 @@
                         #expect(error.webSocketError == .idle(timeout: Self.idleTimeout))
                         let elapsed = outcome.elapsed
                         #expect(
-                            elapsed >= Self.idleTimeout && elapsed < Self.idleTimeout + WaitEndingTests.margin,
+                            elapsed >= Self.idleTimeout && elapsed < Self.idleTimeout + Ending.margin,
                             "\(elapsed)")
                     case .taskCancelled:
                         #expect(messages.isEmpty)
                         #expect(error.kind == .cancelled, "\(error)")
                         #expect(error.phase == .readingBody)
-                        #expect(outcome.elapsed < WaitEndingTests.margin, "\(outcome.elapsed)")
+                        #expect(outcome.elapsed < Ending.margin, "\(outcome.elapsed)")
                     case .serverDrops:
                         #expect(messages == [.text("one")])
                         #expect(error.kind == .transport, "\(error)")

@@ -18,47 +18,49 @@ extension StrataError {
     ///   - request: the call's request.
     ///   - response: the response head, once it arrived: the phase is "reading the body"
     ///     then, "waiting for the response head" before.
+    ///   - phase: the phase the call reached, when its response head is not an HTTP one (a
+    ///     gRPC call's metadata); `nil` to tell it by `response`.
     ///   - deadlinePassed: whether the call's deadline passed while the work ran.
     ///   - taskCancelled: whether the task that waited for the work was cancelled.
     package static func ending(
-        _ cause: any Error, request: HTTPRequest?, response: HTTPResponse?, deadlinePassed: Bool,
-        taskCancelled: @autoclosure () -> Bool
+        _ cause: any Error, request: HTTPRequest?, response: HTTPResponse?, phase: Phase? = nil,
+        deadlinePassed: Bool, taskCancelled: @autoclosure () -> Bool
     ) -> StrataError {
-        if deadlinePassed { return timeout(request: request, response: response) }
+        let phase = phase ?? self.phase(reached: response)
+        if deadlinePassed { return transportFailure(TransportError(.timedOut), request, response, phase) }
         switch cause {
         case let strata as StrataError:
             return strata
         case is CancellationError:
-            return cancellation(request: request, response: response)
+            return StrataError(.cancelled, request: request, response: response, phase: phase)
         case MessageBodyError.tooLarge:
             return StrataError(.bodyTooLarge, underlying: cause, request: request, response: response)
         case let transport as TransportError where transport.kind == .bodyTooLarge:
             return StrataError(.bodyTooLarge, underlying: cause, request: request, response: response)
         case let transport as TransportError where isTimeout(transport) || !taskCancelled():
-            return transportFailure(transport, request: request, response: response)
+            return transportFailure(transport, request, response, phase)
         default:
             return taskCancelled()
-                ? cancellation(request: request, response: response)
-                : transportFailure(TransportError(.other, underlying: cause), request: request, response: response)
+                ? StrataError(.cancelled, request: request, response: response, phase: phase)
+                : transportFailure(TransportError(.other, underlying: cause), request, response, phase)
         }
     }
 
     /// A call's timeout at the stage it reached.
     package static func timeout(request: HTTPRequest?, response: HTTPResponse?) -> StrataError {
-        transportFailure(TransportError(.timedOut), request: request, response: response)
+        ending(CancellationError(), request: request, response: response, deadlinePassed: true, taskCancelled: false)
     }
 
     /// A call's cancellation at the stage it reached.
     package static func cancellation(request: HTTPRequest?, response: HTTPResponse?) -> StrataError {
-        StrataError(.cancelled, request: request, response: response, phase: phase(reached: response))
+        ending(CancellationError(), request: request, response: response, deadlinePassed: false, taskCancelled: true)
     }
 
-    /// A ``Kind/transport`` failure at the stage the call reached.
+    /// A ``Kind/transport`` failure at `phase`.
     private static func transportFailure(
-        _ error: TransportError, request: HTTPRequest?, response: HTTPResponse?
+        _ error: TransportError, _ request: HTTPRequest?, _ response: HTTPResponse?, _ phase: Phase
     ) -> StrataError {
-        StrataError(
-            .transport, underlying: error, request: request, response: response, phase: phase(reached: response))
+        StrataError(.transport, underlying: error, request: request, response: response, phase: phase)
     }
 
     /// Where a call that has `response` (or none yet) was when it ended.
