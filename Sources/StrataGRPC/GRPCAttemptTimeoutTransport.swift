@@ -79,9 +79,18 @@
             }
             return try await base.withStream(descriptor: descriptor, options: options) { stream, context in
                 // The attempt reads its response parts from `parts`, which a reader of the
-                // stream fills one at a time, and the timer fails if nothing came in time.
+                // stream fills one at a time; the attempt's alarm, an entry in Strata's one
+                // deadline scheduler, fails them if nothing came in time.
                 let parts = AsyncThrowingChannel<RPCResponsePart<Bytes>, any Error>()
                 let answered = Locked(false)
+                let alarm = DeadlineAlarm(deadline: .now + limit) {
+                    guard !answered.withLock({ $0 }) else { return }
+                    parts.fail(
+                        RPCError(
+                            code: .deadlineExceeded, message: "the attempt timed out after \(limit)",
+                            cause: GRPCAttemptTimedOut(limit: limit)))
+                }
+                defer { alarm.cancel() }
                 return try await withThrowingTaskGroup(of: Void.self, returning: T.self) { group in
                     group.addTask {
                         do {
@@ -89,6 +98,7 @@
                             for try await part in stream.inbound {
                                 if first {
                                     answered.withLock { $0 = true }
+                                    alarm.cancel()
                                     first = false
                                 }
                                 await parts.send(part)
@@ -98,16 +108,8 @@
                             parts.fail(error)
                         }
                     }
-                    group.addTask {
-                        guard (try? await Deadline.sleep(for: limit)) != nil else { return }
-                        guard !answered.withLock({ $0 }) else { return }
-                        parts.fail(
-                            RPCError(
-                                code: .deadlineExceeded, message: "the attempt timed out after \(limit)",
-                                cause: GRPCAttemptTimedOut(limit: limit)))
-                    }
-                    // Ending the attempt (a result or an error) stops the reader and the timer;
-                    // the wrapped transport then resets a stream still open.
+                    // Ending the attempt (a result or an error) stops the reader; the wrapped
+                    // transport then resets a stream still open.
                     defer { group.cancelAll() }
                     return try await closure(
                         RPCStream(

@@ -376,21 +376,14 @@
         @discardableResult
         private func end(_ scope: GRPCCallScope) -> CallValues {
             let records = scope.context.records
-            tellObservers(FinishedCall(records: records, error: nil))
+            configuration.callObservers.tell(callEndedWith: nil, records: records)
             return records
         }
 
         /// Ends the call `scope` belongs to, which failed with `failure`: the observers are
         /// told, and the error comes back carrying what the interceptors recorded.
         private func end(_ scope: GRPCCallScope, failure: StrataError) -> StrataError {
-            let records = scope.context.records
-            let error = failure.withRecords(records)
-            tellObservers(FinishedCall(records: records, error: error))
-            return error
-        }
-
-        private func tellObservers(_ call: FinishedCall) {
-            for observer in configuration.callObservers { observer.callEnded(call) }
+            configuration.callObservers.tell(callEndedWith: failure, records: scope.context.records) ?? failure
         }
 
         /// The call's request (message bytes and metadata), its head for errors, and its options.

@@ -27,9 +27,22 @@ public struct FinishedCall: Sendable {
     public let error: StrataError?
 
     /// A call that ended with `error` (`nil`: it succeeded), its steps having recorded
-    /// `records`: for a client of another protocol (gRPC) that tells the same observers.
-    package init(records: CallValues, error: StrataError?) {
+    /// `records`.
+    init(records: CallValues, error: StrataError?) {
         self.records = records
         self.error = error
+    }
+}
+
+extension [any CallObserver] {
+    /// Ends a call for these observers, the one way every client does: the call's error
+    /// (`nil` for a success) carries what its steps recorded, and each observer is told.
+    /// - Returns: the error, carrying `records`.
+    @discardableResult
+    package func tell(callEndedWith error: StrataError?, records: CallValues) -> StrataError? {
+        let error = error?.withRecords(records)
+        let call = FinishedCall(records: records, error: error)
+        for observer in self { observer.callEnded(call) }
+        return error
     }
 }

@@ -154,7 +154,7 @@ public struct Networker: Sendable {
     func end(_ context: MiddlewareContext) throws(StrataError) -> CallValues {
         let (records, ending) = close(context, failure: nil)
         if let ending { throw finish(ending, records: records) }
-        tellObservers(FinishedCall(records: records, error: nil))
+        configuration.callObservers.tell(callEndedWith: nil, records: records)
         return records
     }
 
@@ -169,9 +169,7 @@ public struct Networker: Sendable {
 
     /// Tells the observers that the call ended with `error`, and returns it with `records`.
     private func finish(_ error: StrataError, records: CallValues) -> StrataError {
-        let error = error.withRecords(records)
-        tellObservers(FinishedCall(records: records, error: error))
-        return error
+        configuration.callObservers.tell(callEndedWith: error, records: records) ?? error
     }
 
     /// Ends the call (it finished, or it failed with `failure`), hands the work its steps
@@ -188,10 +186,6 @@ public struct Networker: Sendable {
             background.start(id: followUp.id) { [self] in await followUp.work(self) }
         }
         return (gathered.0.records, gathered.1)
-    }
-
-    private func tellObservers(_ call: FinishedCall) {
-        for observer in configuration.callObservers { observer.callEnded(call) }
     }
 
     /// Encodes `request`, runs it through the chain, reads its whole body and validates
