@@ -35,9 +35,10 @@ struct GRPCEndingTests {
             self == .bidirectional ? "/strata.test.Streams/Chat" : "/strata.test.Faults/Fault"
         }
 
-        /// Makes the call through `networker` with `timeout`, and reads it to its end.
+        /// Makes the call through `networker` with `timeout`, and reads it to its end;
+        /// `answered` is set once the chat's answer came.
         @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-        func call(_ networker: GRPCNetworker, timeout: Duration) async throws {
+        func call(_ networker: GRPCNetworker, timeout: Duration, answered: Locked<Bool>) async throws {
             switch self {
             case .unary:
                 _ = try await networker.send(
@@ -57,6 +58,7 @@ struct GRPCEndingTests {
                 do {
                     for try await answer in networker.stream(chat, messages: GRPCRequestMessages(asks)) {
                         answers.append(answer.name)
+                        answered.withLock { $0 = true }
                     }
                 } catch {
                     #expect(answers == ["echo 1"])
@@ -88,11 +90,14 @@ struct GRPCEndingTests {
             target: .ipv4(address: "127.0.0.1", port: relay.port), transportSecurity: .plaintext)
         let networker = GRPCNetworker(transport: transport)
         let connections = Task { try await networker.runConnections() }
+        // The connection is up before the clock starts.
+        _ = try await networker.send(GRPCEndpoint(try fault("echo"), parse: { $0 }))
         let timeout = ending == .deadlinePasses ? Self.deadline : .seconds(30)
+        let answered = Locked(false)
         let start = ContinuousClock.now
         let calling = Task { () -> (any Error)? in
             do {
-                try await way.call(networker, timeout: timeout)
+                try await way.call(networker, timeout: timeout, answered: answered)
                 return nil
             } catch {
                 return error
@@ -101,6 +106,7 @@ struct GRPCEndingTests {
         var from = start
         if ending != .deadlinePasses {
             try await Task.sleep(for: Self.endAfter)
+            if way == .bidirectional { try await waitUntil { answered.withLock { $0 } } }
             from = .now
             if ending == .taskCancelled { calling.cancel() } else { await relay.resetConnections() }
         }

@@ -21,14 +21,14 @@ extension Call {
         limit: Int,
         inline: Bool
     ) async throws(StrataError) -> (HTTPResponse, Data) {
-        update { $0.requestSent(request) }
         let result: Result<(HTTPResponse, Data), any Error>
         if inline {
+            update { $0.requestSent(request) }
             result = await inlineBuffered(request, body: body, context: context, chain: chain, limit: limit)
         } else {
             let call = self
-            let timer = deadlineTimer(context.deadline)
-            defer { timer?.cancel() }
+            // The call holds its timer, and releases it as the body ends or the call fails.
+            let timer = update { $0.requestSent(request, timer: deadlineTimer(context.deadline)) }
             result = await Deadline.run(under: timer) { () async throws -> (HTTPResponse, Data) in
                 let (head, responseBody) = try await chain(request, body, context)
                 try call.headArrived(head)
@@ -79,9 +79,10 @@ extension Call {
         chain: @escaping MiddlewareNext,
         idleTimeout: Duration? = nil
     ) async throws(StrataError) -> (HTTPResponse, MessageBody) {
-        update { $0.requestSent(request) }
         let context = context.streamingResponseBody()
-        let timer = deadlineTimer(context.deadline)
+        // The call holds its timer, and releases it as the body ends, the call fails, or
+        // the body is dropped.
+        let timer = update { $0.requestSent(request, timer: deadlineTimer(context.deadline)) }
         let outcome = await Deadline.run(under: timer) { try await chain(request, body, context) }
         let head: HTTPResponse
         let responseBody: MessageBody?
@@ -89,18 +90,16 @@ extension Call {
             (head, responseBody) = try outcome.result.get()
             try headArrived(head)
         } catch {
-            timer?.cancel()
             throw failed(error, deadline: context.deadline)
         }
         if let responseBody, responseBody.bufferedData == nil {
             let timing: CallBodyChunks.Timing? =
                 if let idleTimeout { .idle(idleTimeout) } else { timer.map { .deadline($0) } }
-            if case .idle = timing { timer?.cancel() }
+            if case .idle = timing { update { $0.deadlineLifted() } }
             let chunks = CallBodyChunks(responseBody, timing: timing, call: self)
             return (head, MessageBody(length: responseBody.length, source: chunks))
         }
         // No body, or one already in memory (the mock, a borrowed URLSession): nothing left to read or time.
-        timer?.cancel()
         let whole = responseBody ?? MessageBody(Data())
         try update { $0.bodyEnded(adding: whole.bufferedData?.count ?? 0, finishes: true) }.throwIfEnded()
         return (head, whole)
@@ -130,9 +129,9 @@ extension Call {
 }
 
 /// The chunks of a streamed response body, each reported to its call (``CallState``),
-/// and each read run under a timer: the call's ``DeadlineTimer``, released when the body
-/// ends, fails or is dropped, or a timer of the read's own for an idle timeout. Dropping
-/// the body before its end cancels the call.
+/// and each read run under a timer: the call's ``DeadlineTimer`` (which the call releases
+/// when the body ends, fails or is dropped), or a timer of the read's own for an idle
+/// timeout. Dropping the body before its end cancels the call.
 final class CallBodyChunks: ChunkSource {
     /// Which timer a read runs under.
     enum Timing {
@@ -153,7 +152,6 @@ final class CallBodyChunks: ChunkSource {
     }
 
     deinit {
-        stopTimer()
         call.update { $0.bodyDropped() }
     }
 
@@ -169,20 +167,13 @@ final class CallBodyChunks: ChunkSource {
         do {
             chunk = try await read().get()
         } catch {
-            stopTimer()
             throw call.failed(error, deadline: deadline)
         }
         guard let chunk else {
-            stopTimer()
             try call.update { $0.bodyEnded(finishes: true) }.throwIfEnded()
             return nil
         }
-        do throws(StrataError) {
-            try call.update { $0.chunkArrived(chunk.count) }.throwIfEnded()
-        } catch {
-            stopTimer()
-            throw error
-        }
+        try call.update { $0.chunkArrived(chunk.count) }.throwIfEnded()
         return chunk
     }
 
@@ -190,11 +181,6 @@ final class CallBodyChunks: ChunkSource {
     /// ends before the timer fires.
     private var deadline: ContinuousClock.Instant? {
         if case .deadline(let timer) = timing { timer.deadline } else { nil }
-    }
-
-    /// Releases the call's timer: the body ended, failed, or the call did.
-    private func stopTimer() {
-        if case .deadline(let timer) = timing { timer.cancel() }
     }
 
     /// The next chunk, read under the timer if there is one. The call's timer tells the

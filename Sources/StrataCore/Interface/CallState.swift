@@ -60,6 +60,15 @@ struct CallState {
     private(set) var stage = Stage.created
     /// The request as the client sent it to the first step, once it did.
     private(set) var request: HTTPRequest?
+    /// The call's deadline timer, from the request until the call's work no longer runs
+    /// under the deadline: its body read to the end, its ending (a failure, a timeout, a
+    /// cancellation, a dropped body), or the deadline lifted at the head of a stream read
+    /// under an idle timeout. (A streamed call hands over at its head, and its body's reads
+    /// still run under the timer.) The state releases it on those events,
+    /// so no code running the call can keep it past them. Releasing it takes the
+    /// scheduler's lock under the call's, which is safe: the scheduler fires timers (and
+    /// so takes a call's lock) without holding its own.
+    private(set) var timer: DeadlineTimer?
     /// Whether the call ended and handed over what it gathered (``handOver()``).
     private var handedOver = false
     /// The bytes of the response body read so far.
@@ -116,11 +125,20 @@ struct CallState {
     }
 
     /// `request` goes to the first step (built by the client, or given as is): once a call.
-    mutating func requestSent(_ request: HTTPRequest) {
+    /// `timer` makes the call's deadline timer, if the call runs under one, which the call
+    /// holds from now on (see ``timer``); made under the call's lock, it cannot fire before
+    /// the call knows its request.
+    /// - Returns: the timer, to run the call's work under.
+    @discardableResult
+    mutating func requestSent(
+        _ request: HTTPRequest, timer: @autoclosure () -> DeadlineTimer? = nil
+    ) -> DeadlineTimer? {
         switch stage {
         case .created, .encoding:
             self.request = request
             stage = .waitingForHead
+            self.timer = timer()
+            return self.timer
         case .waitingForHead, .readingBody, .bodyRead, .finished, .failed, .cancelled:
             preconditionFailure("CallState: the request sent again, in \(stage)")
         }
@@ -162,6 +180,7 @@ struct CallState {
         case .readingBody(let head):
             bodyBytes += count
             stage = finishes ? .finished(head) : .bodyRead(head)
+            releaseTimer()
             return .proceed
         case .failed(let error), .cancelled(let error):
             return .fail(error)
@@ -192,7 +211,7 @@ struct CallState {
     /// before), unless it already ended: returns the error it ends with.
     mutating func ended(with error: StrataError) -> StrataError {
         if let ended = self.error { return ended }
-        stage = error.kind == .cancelled ? .cancelled(error) : .failed(error)
+        end(with: error)
         return error
     }
 
@@ -212,7 +231,13 @@ struct CallState {
     mutating func deadlineExceeded() {
         guard error == nil else { return }
         if case .finished = stage { return }
-        stage = .failed(StrataError.timeout(request: request, response: response))
+        end(with: StrataError.timeout(request: request, response: response))
+    }
+
+    /// The call's deadline no longer applies: it covered the head of a stream whose reads
+    /// each have an idle timeout of their own. Its timer is released.
+    mutating func deadlineLifted() {
+        releaseTimer()
     }
 
     /// An attempt's own deadline (``MiddlewareContext/attemptTimeout``) passed. Until the
@@ -230,8 +255,9 @@ struct CallState {
     /// already ended. Nothing is left to stop or resume (the reader is gone).
     mutating func bodyDropped() {
         if error == nil, case .readingBody = stage {
-            stage = .cancelled(StrataError.cancellation(request: request, response: response))
+            end(with: StrataError.cancellation(request: request, response: response))
         }
+        releaseTimer()
     }
 
     /// The work of the call threw `cause`. `deadlinePassed` says the call's deadline
@@ -248,8 +274,21 @@ struct CallState {
         let error = StrataError.ending(
             cause, request: request, response: response, deadlinePassed: deadlinePassed,
             taskCancelled: taskCancelled())
-        stage = error.kind == .cancelled ? .cancelled(error) : .failed(error)
+        end(with: error)
         return error
+    }
+
+    /// Ends the call with `error`, a cancellation or a failure, and releases its timer.
+    private mutating func end(with error: StrataError) {
+        stage = error.kind == .cancelled ? .cancelled(error) : .failed(error)
+        releaseTimer()
+    }
+
+    /// Releases the call's timer, if it still holds one: the call's work no longer runs
+    /// under the deadline.
+    private mutating func releaseTimer() {
+        timer?.cancel()
+        timer = nil
     }
 
     // MARK: Logging

@@ -237,6 +237,38 @@ import Testing
     }
 
     /// What the call gathered goes out once (a second time is a precondition, below).
+    /// The call holds its timer from the request on and releases it (out of the scheduler)
+    /// on the events after which nothing runs under the deadline; handing the call over at
+    /// a streamed call's head is not one: its body's reads still run under the timer.
+    @Test(arguments: [
+        ("bodyEnded", false), ("bodyEndedStreamed", false), ("failed", false), ("dropped", false),
+        ("deadlineLifted", false), ("deadlineExceeded", false), ("cancelledStep", false),
+        ("handedOverAtTheHead", true), ("chunk", true),
+    ])
+    func theCallReleasesItsTimerWhenNothingRunsUnderIt(_ event: String, stillPending: Bool) {
+        var state = CallState(baseLogger: nil, requestID: 1)
+        let timer = DeadlineTimer(deadline: .now + .seconds(60))
+        defer { timer.cancel() }
+        #expect(state.requestSent(Self.request, timer: timer) === timer)
+        #expect(Self.name(state.headArrived(Self.head)) == "proceed")
+        #expect(timer.isPending)
+        switch event {
+        case "bodyEnded": _ = state.bodyEnded(adding: 1, finishes: false)
+        case "bodyEndedStreamed": _ = state.bodyEnded(finishes: true)
+        case "failed": _ = state.failed(TransportError(.connectionLost), deadlinePassed: false, taskCancelled: false)
+        case "dropped": state.bodyDropped()
+        case "deadlineLifted": state.deadlineLifted()
+        case "deadlineExceeded": state.deadlineExceeded()
+        case "cancelledStep": _ = state.ended(with: StrataError(.cancelled, request: Self.request))
+        case "handedOverAtTheHead":
+            _ = state.finished()
+            _ = state.handOver()
+        default: _ = state.chunkArrived(4)
+        }
+        #expect(timer.isPending == stillPending, "\(event)")
+        #expect((state.timer != nil) == stillPending, "\(event)")
+    }
+
     @Test func theClientsValuesAreHandedOverOnce() {
         enum Note: CallValueKey { typealias Value = Int }
         var state = CallState(baseLogger: nil, requestID: 1)
