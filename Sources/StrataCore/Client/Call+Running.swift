@@ -28,7 +28,7 @@ extension Call {
         } else {
             let call = self
             // The call holds its timer, and releases it as the body ends or the call fails.
-            let timer = update { $0.requestSent(request, timer: deadlineTimer(context.deadline)) }
+            let timer = requestSent(request, timer: deadlineTimer(context.deadline))
             result = await Deadline.run(under: timer) { () async throws -> (HTTPResponse, Data) in
                 let (head, responseBody) = try await chain(request, body, context)
                 try call.headArrived(head)
@@ -82,7 +82,7 @@ extension Call {
         let context = context.streamingResponseBody()
         // The call holds its timer, and releases it as the body ends, the call fails, or
         // the body is dropped.
-        let timer = update { $0.requestSent(request, timer: deadlineTimer(context.deadline)) }
+        let timer = requestSent(request, timer: deadlineTimer(context.deadline))
         let outcome = await Deadline.run(under: timer) { try await chain(request, body, context) }
         let head: HTTPResponse
         let responseBody: MessageBody?
@@ -103,6 +103,16 @@ extension Call {
         let whole = responseBody ?? MessageBody(Data())
         try update { $0.bodyEnded(adding: whole.bufferedData?.count ?? 0, finishes: true) }.throwIfEnded()
         return (head, whole)
+    }
+
+    /// Reports that `request` goes to the first step, with the call's deadline timer
+    /// `timer` makes, which the call holds from then on; returns the timer, to run the
+    /// call's work under.
+    private func requestSent(_ request: HTTPRequest, timer: @autoclosure () -> DeadlineTimer?) -> DeadlineTimer? {
+        update { state in
+            state.requestSent(request, timer: timer())
+            return state.timer
+        }
     }
 
     /// Reports the head; throws the error the call already ended with, if it did.

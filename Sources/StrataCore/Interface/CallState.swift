@@ -126,19 +126,14 @@ struct CallState {
 
     /// `request` goes to the first step (built by the client, or given as is): once a call.
     /// `timer` makes the call's deadline timer, if the call runs under one, which the call
-    /// holds from now on (see ``timer``); made under the call's lock, it cannot fire before
-    /// the call knows its request.
-    /// - Returns: the timer, to run the call's work under.
-    @discardableResult
-    mutating func requestSent(
-        _ request: HTTPRequest, timer: @autoclosure () -> DeadlineTimer? = nil
-    ) -> DeadlineTimer? {
+    /// holds from now on (``timer``); made under the call's lock, it cannot fire before the
+    /// call knows its request.
+    mutating func requestSent(_ request: HTTPRequest, timer: @autoclosure () -> DeadlineTimer? = nil) {
         switch stage {
         case .created, .encoding:
             self.request = request
             stage = .waitingForHead
             self.timer = timer()
-            return self.timer
         case .waitingForHead, .readingBody, .bodyRead, .finished, .failed, .cancelled:
             preconditionFailure("CallState: the request sent again, in \(stage)")
         }
