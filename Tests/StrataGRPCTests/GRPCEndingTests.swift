@@ -94,24 +94,11 @@ struct GRPCEndingTests {
         _ = try await networker.send(GRPCEndpoint(try fault("echo"), parse: { $0 }))
         let timeout = ending == .deadlinePasses ? Self.deadline : .seconds(30)
         let answered = Locked(false)
-        let start = ContinuousClock.now
-        let calling = Task { () -> (any Error)? in
-            do {
-                try await way.call(networker, timeout: timeout, answered: answered)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        var from = start
-        if ending != .deadlinePasses {
-            try await Task.sleep(for: Self.endAfter)
-            if way == .bidirectional { try await waitUntil { answered.withLock { $0 } } }
-            from = .now
-            if ending == .taskCancelled { calling.cancel() } else { await relay.resetConnections() }
-        }
-        let thrown = await calling.value
-        let elapsed = from.duration(to: .now)
+        let outcome = try await ending.outcome(
+            of: { try await way.call(networker, timeout: timeout, answered: answered) }, after: Self.endAfter,
+            ready: { if way == .bidirectional { try await waitUntil { answered.withLock { $0 } } } },
+            drop: { await relay.resetConnections() })
+        let (thrown, elapsed) = (outcome.thrown, outcome.elapsed)
         networker.beginGracefulShutdown()
         _ = await connections.result
         await relay.shutdown()

@@ -78,25 +78,12 @@ struct StreamedReadEndingTests {
                 var configuration = Networker.Configuration()
                 configuration.timeout = Self.deadline(for: ending)
                 let networker = Networker(transport: transport, configuration: configuration)
-                let start = ContinuousClock.now
-                let reading = Task { () -> (any Error)? in
-                    do {
-                        try await way.call(endpoint, on: networker)
-                        return nil
-                    } catch {
-                        return error
-                    }
-                }
-                var cancelled = ContinuousClock.now
-                if ending == .taskCancelled {
-                    try await Task.sleep(for: Self.cancelAfter)
-                    cancelled = .now
-                    reading.cancel()
-                }
-                let thrown = await reading.value
-                let ended = ContinuousClock.now
+                let outcome = try await ending.outcome(
+                    of: { try await way.call(endpoint, on: networker) }, after: Self.cancelAfter)
                 let error = try #require(
-                    thrown as? StrataError, "\(ending): not a StrataError: \(String(describing: thrown))")
+                    outcome.thrown as? StrataError,
+                    "\(ending): not a StrataError: \(String(describing: outcome.thrown))")
+                let elapsed = outcome.elapsed
                 #expect(error.phase == .readingBody, "\(ending)")
                 #expect(error.request?.path == ending.route.target)
                 #expect(error.status == .ok)
@@ -104,11 +91,10 @@ struct StreamedReadEndingTests {
                 case .deadlinePasses:
                     #expect(error.kind == .transport)
                     #expect(error.transportError?.kind == .timedOut)
-                    let elapsed = start.duration(to: ended)
                     #expect(elapsed >= Self.deadline && elapsed < Self.deadline + Self.margin, "\(elapsed)")
                 case .taskCancelled:
                     #expect(error.kind == .cancelled, "\(error)")
-                    #expect(cancelled.duration(to: ended) < Self.margin, "\(cancelled.duration(to: ended))")
+                    #expect(elapsed < Self.margin, "\(elapsed)")
                 case .serverDrops:
                     #expect(error.kind == .transport, "\(error)")
                     #expect(error.transportError?.kind == .connectionLost, "\(error)")

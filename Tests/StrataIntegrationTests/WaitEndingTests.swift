@@ -60,25 +60,10 @@ struct WaitEndingTests {
     static func outcome(
         of ending: Ending, _ call: @escaping @Sendable () async throws -> Void
     ) async throws -> Outcome {
-        let start = ContinuousClock.now
-        let calling = Task { () -> (any Error)? in
-            do {
-                try await call()
-                return nil
-            } catch {
-                return error
-            }
-        }
-        var from = start
-        if ending == .taskCancelled {
-            try await Task.sleep(for: cancelAfter)
-            from = .now
-            calling.cancel()
-        }
-        let thrown = await calling.value
-        let elapsed = from.duration(to: .now)
-        let error = try #require(thrown as? StrataError, "\(ending): not a StrataError: \(String(describing: thrown))")
-        return Outcome(error: error, elapsed: elapsed)
+        let outcome = try await ending.outcome(of: call, after: cancelAfter)
+        let error = try #require(
+            outcome.thrown as? StrataError, "\(ending): not a StrataError: \(String(describing: outcome.thrown))")
+        return Outcome(error: error, elapsed: outcome.elapsed)
     }
 
     /// The expectations every wait shares for a deadline and a cancellation: the call's

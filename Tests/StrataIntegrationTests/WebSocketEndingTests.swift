@@ -23,26 +23,11 @@
         static func read(
             _ socket: WebSocket, ending: Ending
         ) async throws -> (messages: [WebSocketMessage], outcome: WaitEndingTests.Outcome) {
-            let start = ContinuousClock.now
-            let reading = Task { () -> ([WebSocketMessage], (any Error)?) in
-                var messages: [WebSocketMessage] = []
-                do {
-                    for try await message in socket.messages { messages.append(message) }
-                    return (messages, nil)
-                } catch {
-                    return (messages, error)
-                }
+            let messages = Locked<[WebSocketMessage]>([])
+            let outcome = try await WaitEndingTests.outcome(of: ending) {
+                for try await message in socket.messages { messages.withLock { $0.append(message) } }
             }
-            var from = start
-            if ending == .taskCancelled {
-                try await Task.sleep(for: WaitEndingTests.cancelAfter)
-                from = .now
-                reading.cancel()
-            }
-            let (messages, thrown) = await reading.value
-            let elapsed = from.duration(to: .now)
-            let error = try #require(thrown as? StrataError, "\(ending): \(String(describing: thrown))")
-            return (messages, WaitEndingTests.Outcome(error: error, elapsed: elapsed))
+            return (messages.withLock { $0 }, outcome)
         }
 
         @Test
