@@ -359,6 +359,11 @@ let package = Package(
                 Integration.grpc.product("X509", package: "swift-certificates"),
                 Integration.grpc.product("Crypto", package: "swift-crypto"),
                 Integration.grpc.product("SwiftASN1", package: "swift-asn1"),
+                // GRPCTelemetryInterceptor, with both traits on: spans and metrics per attempt.
+                .target(name: "StrataObservability", condition: .when(traits: [Integration.observability.rawValue])),
+                Integration.observability.product("Tracing", package: "swift-distributed-tracing"),
+                Integration.observability.product("Instrumentation", package: "swift-distributed-tracing"),
+                Integration.observability.product("Metrics", package: "swift-metrics"),
             ]
         ),
         // The demo's user service over gRPC: the generated code (Generated/, committed), the
@@ -608,6 +613,8 @@ let package = Package(
                 "StrataTestSupport",
                 "StrataTestCertificates",  // the trust tests' CA and certificates
                 "StrataFaultServer",  // TCPRelay: a connection dropped mid-call
+                Integration.observability.product("InMemoryTracing", package: "swift-distributed-tracing"),
+                Integration.observability.product("MetricsTestKit", package: "swift-metrics"),
                 Integration.grpc.product("GRPCCore", package: "grpc-swift-2"),
                 Integration.grpc.product("GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 Integration.grpc.product("SwiftProtobuf", package: "swift-protobuf"),

@@ -6,7 +6,7 @@
     /// for its span and its metrics: the method (`_OTHER` for a method outside RFC 9110 and
     /// RFC 5789, with the original kept), `server.address`, `server.port`, the redacted
     /// `url.full` and `http.request.resend_count`.
-    struct ClientAttempt: Sendable {
+    package struct ClientAttempt: Sendable {
         /// The methods the conventions name as they are.
         static let knownMethods: Set<String> = [
             "CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE",
@@ -58,7 +58,7 @@
         }
 
         /// `user@[::1]:8080` → (`::1`, 8080); `example.com` → (`example.com`, nil).
-        static func split(_ authority: String) -> (host: String, port: Int?) {
+        package static func split(_ authority: String) -> (host: String, port: Int?) {
             let hostPort =
                 authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority[...]
             if hostPort.first == "[", let close = hostPort.firstIndex(of: "]") {

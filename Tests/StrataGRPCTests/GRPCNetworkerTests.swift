@@ -52,20 +52,20 @@ func withDemo(
     let faults = FaultService()
     try await withDemo(
         serving: faults, configuration: configuration, interceptors: interceptors, transportConfig: transportConfig
-    ) { networker in
+    ) { networker, _ in
         try await body(networker, faults)
     }
 }
 
 /// Starts the demo gRPC server with `service` beside its own and a client to it, runs
-/// `body`, then stops both.
+/// `body` with the client and the server's port, then stops both.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 func withDemo(
     serving service: any RegistrableRPCService,
     configuration: GRPCNetworker.Configuration = GRPCNetworker.Configuration(),
     interceptors: [any ClientInterceptor] = [],
     transportConfig: HTTP2ClientTransport.Posix.Config = .defaults,
-    _ body: (GRPCNetworker) async throws -> Void
+    _ body: (GRPCNetworker, _ port: Int) async throws -> Void
 ) async throws {
     let server = try await DemoGRPCServer.start(services: [service])
     let transport = try HTTP2ClientTransport.Posix(
@@ -74,7 +74,7 @@ func withDemo(
     let networker = GRPCNetworker(transport: transport, interceptors: interceptors, configuration: configuration)
     let connections = Task { try await networker.runConnections() }
     do {
-        try await body(networker)
+        try await body(networker, server.port)
     } catch {
         networker.beginGracefulShutdown()
         _ = await connections.result

@@ -49,7 +49,7 @@ private func withStreams(
     try await withDemo(
         serving: service, configuration: configuration, interceptors: interceptors + (retry.map { [$0] } ?? []),
         transportConfig: transportConfig
-    ) { networker in
+    ) { networker, _ in
         try await body(networker, service)
     }
 }
