@@ -62,16 +62,12 @@
             context: ClientContext,
             next: (StreamingClientRequest<Input>, ClientContext) async throws -> StreamingClientResponse<Output>
         ) async throws -> StreamingClientResponse<Output> {
-            let tracer = signals.contains(.tracing) ? self.tracer ?? InstrumentationSystem.tracer : nil
-            let factory = signals.contains(.metrics) ? metrics ?? MetricsSystem.factory : nil
-            // Off costs nothing, as for the HTTP step.
-            let traces = tracer.map { !($0 is NoOpTracer) } ?? false
-            let measures = factory.map { !($0 is NOOPMetricsHandler) } ?? false
-            guard traces || measures else { return try await next(request, context) }
+            let (tracer, factory) = signals.backends(tracer: self.tracer, metrics: metrics)
+            guard tracer != nil || factory != nil else { return try await next(request, context) }
             let attempt = GRPCTelemetryAttempt(context)
             var request = request
             var span: (any Span)?
-            if traces, let tracer {
+            if let tracer {
                 let started = tracer.startSpan(attempt.method, context: .current ?? .topLevel, ofKind: .client)
                 started.updateAttributes { attributes in
                     attributes["rpc.system.name"] = "grpc"
@@ -82,7 +78,7 @@
                 tracer.inject(started.context, into: &request.metadata, using: GRPCMetadataInjector())
                 span = started
             }
-            let end = GRPCTelemetryEnd(attempt, span: span, metrics: measures ? factory : nil)
+            let end = GRPCTelemetryEnd(attempt, span: span, metrics: factory)
             do {
                 var response = try await ServiceContext.withValue(span?.context ?? .current) {
                     try await next(request, context)

@@ -54,6 +54,21 @@
             public static let metrics = Signals(rawValue: 2)
             /// Both.
             public static let all: Signals = [.tracing, .metrics]
+
+            /// The tracer and the metrics factory these signals use: `tracer` and `metrics` when
+            /// given, else the bootstrapped ones (read now); `nil` for a signal that is off or
+            /// has no backend (the no-op tracer or metrics handler). Both `nil`: a step only
+            /// passes the call on, which makes telemetry that is off cost nothing.
+            package func backends(tracer: (any Tracer)?, metrics: (any MetricsFactory)?) -> (
+                tracer: (any Tracer)?, metrics: (any MetricsFactory)?
+            ) {
+                let tracer = contains(.tracing) ? tracer ?? InstrumentationSystem.tracer : nil
+                let factory = contains(.metrics) ? metrics ?? MetricsSystem.factory : nil
+                return (
+                    tracer.flatMap { $0 is NoOpTracer ? nil : $0 },
+                    factory.flatMap { $0 is NOOPMetricsHandler ? nil : $0 }
+                )
+            }
         }
 
         /// The advisory histogram buckets of `http.client.request.duration`, in seconds.
@@ -97,25 +112,20 @@
             context: MiddlewareContext,
             next: MiddlewareNext
         ) async throws -> (HTTPResponse, MessageBody?) {
-            let tracer = signals.contains(.tracing) ? self.tracer ?? InstrumentationSystem.tracer : nil
-            let factory = signals.contains(.metrics) ? metrics ?? MetricsSystem.factory : nil
-            // Off costs nothing: with no tracing or metrics backend bootstrapped, the step only
-            // passes the request on.
-            let traces = tracer.map { !($0 is NoOpTracer) } ?? false
-            let measures = factory.map { !($0 is NOOPMetricsHandler) } ?? false
-            guard traces || measures else { return try await next(request, body, context) }
+            let (tracer, factory) = signals.backends(tracer: self.tracer, metrics: metrics)
+            guard tracer != nil || factory != nil else { return try await next(request, body, context) }
             var start = AttemptStart(request, body: body, context: context)
             let attempt = ClientAttempt(start, context: context, redaction: redaction)
             var listeners: [any AttemptListener] = []
             var span: (any Span)?
-            if traces, let tracer {
+            if let tracer {
                 let started = tracer.startSpan(attempt.spanName, context: .current ?? .topLevel, ofKind: .client)
                 Self.describe(start, attempt, on: started)
                 tracer.inject(started.context, into: &start.request.headerFields, using: HTTPFieldsInjector())
                 listeners.append(AttemptSpan(span: started))
                 span = started
             }
-            if measures, let factory {
+            if let factory {
                 listeners.append(AttemptMetrics(attempt: attempt, start: start, factory: factory))
             }
             let observed = start
