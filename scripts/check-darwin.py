@@ -5,10 +5,10 @@ Linux compiles the `#if os(Linux)` / `canImport(FoundationNetworking)` side of e
 condition and skips the Apple side, so a type error in an Apple-only branch never shows
 here. This check compiles that side on Linux:
 
-1. `darwin-view` (scripts/darwin-view, on swift-syntax's SwiftIfConfig) writes each module's
-   sources as each Apple platform's compiler reads them (macOS, iOS, tvOS, watchOS,
-   visionOS): inactive clauses and directives blanked, lines kept, so diagnostics point at
-   the real file and line.
+1. `darwin-view` (scripts/darwin-view, on swift-syntax's SwiftIfConfig: the toolchain's own
+   copy where it ships one) writes each module's sources as each Apple platform's compiler
+   reads them (macOS, iOS, tvOS, watchOS, visionOS): inactive clauses and directives
+   blanked, lines kept, so diagnostics point at the real file and line.
 2. Stand-ins of what Apple's SDK declares and Linux lacks (scripts/darwin-view/StandIns:
    `Security`, `CryptoKit` over swift-crypto, `Darwin`, `Network`, and overlays of
    Foundation and AsyncHTTPClient for their Apple-only declarations) are compiled into
@@ -16,7 +16,8 @@ here. This check compiles that side on Linux:
    URLSession's Apple API is FoundationNetworking's where Linux has it.
 3. Each module whose Apple view differs from its Linux one is type-checked with the very
    flags of its Linux build (read from .build/debug.yaml) against the Linux build of its
-   dependencies, once per distinct view.
+   dependencies, once per distinct view: whole-module, as many views at once as there are
+   cores.
 
 What it cannot see: availability (`@available`; scripts/check-availability.sh looks for that),
 and differences between an Apple SDK declaration and FoundationNetworking's where Strata
@@ -33,8 +34,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,10 +130,25 @@ def run(command: list[str], **kwargs) -> subprocess.CompletedProcess:
 
 
 def build_tool() -> Path:
-    result = run(["swift", "build", "--package-path", str(TOOL_PACKAGE), "--scratch-path", str(TOOL_SCRATCH)])
+    """darwin-view, compiled against the swift-syntax libraries the toolchain ships for its
+    compiler plugins (seconds) where it has them, else built as a package (a checkout and a
+    build of swift-syntax: minutes)."""
+    host = Path(os.path.realpath(shutil.which("swiftc") or "swiftc")).parent.parent / "lib" / "swift" / "host"
+    sources = sorted((TOOL_PACKAGE / "Sources" / "darwin-view").glob("*.swift"))
+    if all((host / f"{module}.swiftmodule").exists() for module in ("SwiftSyntax", "SwiftParser", "SwiftIfConfig")):
+        tool = TOOL_SCRATCH / "darwin-view"
+        if tool.exists() and all(tool.stat().st_mtime > source.stat().st_mtime for source in sources):
+            return tool
+        TOOL_SCRATCH.mkdir(parents=True, exist_ok=True)
+        result = run(["swiftc", "-swift-version", "6", "-I", str(host), "-L", str(host), "-lSwiftSyntax",
+                      "-lSwiftParser", "-lSwiftIfConfig", "-Xlinker", "-rpath", "-Xlinker", str(host),
+                      *map(str, sources), "-o", str(tool)])
+    else:
+        result = run(["swift", "build", "--package-path", str(TOOL_PACKAGE), "--scratch-path", str(TOOL_SCRATCH)])
+        tool = TOOL_SCRATCH / "debug" / "darwin-view"
     if result.returncode != 0:
         sys.exit("check-darwin: darwin-view did not build:\n" + result.stdout + result.stderr)
-    return TOOL_SCRATCH / "debug" / "darwin-view"
+    return tool
 
 
 def build_stand_ins(base_args: list[str]) -> Path:
@@ -222,8 +240,8 @@ def main() -> int:
     stand_ins = build_stand_ins(modules["StrataAsyncHTTPClient"]["args"])
     linux_only = linux_only_modules()
 
-    failures = 0
-    checked = 0
+    # The views to check: (module, platform, compiler arguments, view files, real sources).
+    jobs: list[tuple[str, str, list[str], list[str], list[str]]] = []
     for name in sorted(ours):
         module, sources = ours[name]
         args = typecheck_arguments(module["args"])
@@ -248,20 +266,31 @@ def main() -> int:
                 print(f"check-darwin: {name} on {platform}: the same view as on {seen[digest[0]]}")
                 continue
             seen[digest[0]] = platform
-            files = [str(views / platform / Path(s).name) for s in sources]
-            checked += 1
-            check = run(["swiftc", "-typecheck", *args, "-I", str(stand_ins), *files])
-            output = check.stdout + check.stderr
-            # The view keeps every line where it was: point at the real file.
-            for source in sources:
-                output = output.replace(str(views / platform / Path(source).name), str(Path(source).relative_to(ROOT)))
-            # Strata's targets have no warnings on Linux; the Apple view may not add one.
-            if check.returncode != 0 or re.search(r"^\S+\.swift:\d+:\d+: warning:", output, re.MULTILINE):
-                failures += 1
-                print(f"check-darwin: {name} does not compile cleanly for {platform}:")
-                print("\n".join(l for l in output.splitlines() if l.strip()))
-            else:
-                print(f"check-darwin: {name} type-checks for {platform}")
+            jobs.append((name, platform, args, [str(views / platform / Path(s).name) for s in sources], sources))
+
+    def typecheck(job: tuple[str, str, list[str], list[str], list[str]]) -> tuple[bool, str]:
+        """Whether a view compiles cleanly, and what to print about it."""
+        name, platform, args, files, sources = job
+        # Whole-module: one frontend type-checks every file (a type-check alone, without -wmo,
+        # runs a frontend per file, each parsing the whole module again: several times slower).
+        check = run(["swiftc", "-typecheck", "-wmo", *args, "-I", str(stand_ins), *files])
+        output = check.stdout + check.stderr
+        # The view keeps every line where it was: point at the real file.
+        for view, source in zip(files, sources):
+            output = output.replace(view, str(Path(source).relative_to(ROOT)))
+        # Strata's targets have no warnings on Linux; the Apple view may not add one.
+        if check.returncode != 0 or re.search(r"^\S+\.swift:\d+:\d+: warning:", output, re.MULTILINE):
+            lines = "\n".join(l for l in output.splitlines() if l.strip())
+            return False, f"check-darwin: {name} does not compile cleanly for {platform}:\n{lines}"
+        return True, f"check-darwin: {name} type-checks for {platform}"
+
+    # Each type-check is one process on one core: as many at once as there are cores.
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        outcomes = list(pool.map(typecheck, jobs))
+    for _, report in outcomes:
+        print(report)
+    checked = len(jobs)
+    failures = sum(1 for clean, _ in outcomes if not clean)
     if failures:
         print(f"check-darwin: {failures} Apple view(s) of {checked} do not compile", file=sys.stderr)
         return 1

@@ -70,7 +70,7 @@ struct GRPCEndingTests {
 
     typealias Ending = CallEndingCause
 
-    static let deadline = Duration.seconds(1)
+    static var deadline: Duration { Ending.deadline }
     static let endAfter = Duration.milliseconds(500)
     static var margin: Duration { Ending.margin }
 

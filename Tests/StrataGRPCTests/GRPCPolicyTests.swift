@@ -250,13 +250,13 @@ struct GRPCPlainClientPolicyTests {
                 try HTTP2ClientTransport.Posix(
                     target: .ipv4(address: "127.0.0.1", port: server.port), transportSecurity: .plaintext),
                 // Long enough that no answered attempt of the calls below runs over it on a
-                // loaded machine (an extra attempt would change the counts).
-                timeout: .seconds(1)),
+                // loaded machine (an extra attempt would change the counts; at 1 s, one did).
+                timeout: .seconds(3)),
             interceptors: interceptors)
         let connections = Task { try await client.runConnections() }
         var options = CallOptions.defaults
         options.executionPolicy = GRPCNetworker.executionPolicy(for: interceptors)
-        options.timeout = .seconds(10)
+        options.timeout = .seconds(30)
         func call(_ fault: String) async throws -> [UInt8] {
             var metadata = Metadata()
             metadata.addString(fault, forKey: "fault")
@@ -273,7 +273,7 @@ struct GRPCPlainClientPolicyTests {
             _ = try await call("auth")
             #expect(tokens.refreshes == 1)
             #expect(faults.calls.value(for: "auth") == 2)
-            // Two attempts given up at 1 s each, then the answer.
+            // Two attempts given up at 3 s each, then the answer.
             _ = try await call("hang-first:2:c")
             #expect(faults.calls.value(for: "c") == 3)
         } catch {

@@ -225,7 +225,9 @@ struct GRPCStreamingRequestTests {
         guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
         var configuration = GRPCNetworker.Configuration()
         configuration.timeout = .seconds(30)
-        configuration.attemptTimeout = .milliseconds(300)
+        // Long enough for the second attempt to finish on a loaded machine (at 300 ms it
+        // sometimes did not, and a third attempt was made).
+        configuration.attemptTimeout = .seconds(1)
         try await withStreams(retrying: StreamService.collect, configuration: configuration) { networker, service in
             let response = try await networker.response(
                 for: endpoint(StreamService.collect, fault: "hang-first:1:late"),

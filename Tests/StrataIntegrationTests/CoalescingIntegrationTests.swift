@@ -111,7 +111,7 @@ struct CoalescingIntegrationTests {
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     @Test(arguments: TransportKind.allCases)
     func theCallerThatSentTheRequestGivesUpAndTheOtherNineStillGetIt(_ kind: TransportKind) async throws {
-        try await Self.withProfileClient(kind, holding: .seconds(2)) { networker, route, served in
+        try await Self.withProfileClient(kind, holding: .seconds(5)) { networker, route, served in
             let endpoint = Endpoint(RequestDescription(route: route), decoding: Profile.self)
             let first = Task { try await networker.response(for: endpoint) }
             while served.value == 0 { try await Task.sleep(for: .milliseconds(5)) }
@@ -126,8 +126,9 @@ struct CoalescingIntegrationTests {
             first.cancel()
             let firstError = await #expect(throws: StrataError.self) { try await first.value }
             #expect(firstError?.kind == .cancelled)
-            // At once, not when the shared request ends 1.7 s later.
-            #expect(cancelledAt.duration(to: .now) < .seconds(1))
+            // At once, not when the shared request ends over 4 s later (a loaded machine
+            // took 1.4 s to end it).
+            #expect(cancelledAt.duration(to: .now) < .seconds(3))
             let responses = try await others.value
             #expect(responses.map(\.value) == Array(repeating: Profile(name: "anonymous", visits: 1), count: 9))
             #expect(responses.map(\.coalescing) == Array(repeating: .joined, count: 9))

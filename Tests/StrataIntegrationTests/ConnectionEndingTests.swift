@@ -124,7 +124,7 @@ struct ConnectionEndingTests {
             try await FaultServer.with { server in
                 try await AsyncHTTPClientTransport().shuttingDown { transport in
                     var configuration = Networker.Configuration()
-                    configuration.timeout = ending == .deadlinePasses ? WaitEndingTests.deadline : .seconds(30)
+                    configuration.timeout = ending == .deadlinePasses ? Ending.deadline : .seconds(30)
                     let networker = Networker(transport: transport, configuration: configuration)
                     let route: FaultRoute = ending == .serverDrops ? .resetBeforeHead : .neverAnswer
                     let outcome = try await WaitEndingTests.outcome(of: ending) {
@@ -137,7 +137,8 @@ struct ConnectionEndingTests {
                         #expect(outcome.error.phase == .awaitingHead)
                         #expect(outcome.error.request?.path == "/reset-before-head")
                     } else {
-                        WaitEndingTests.expectTheCallsEnding(outcome, ending, path: "/never-answer")
+                        WaitEndingTests.expectTheCallsEnding(
+                            outcome, ending, path: "/never-answer", deadline: Ending.deadline)
                     }
                     #expect(server.requests.count == 1)
                 }

@@ -52,7 +52,7 @@ struct StreamedReadEndingTests {
     typealias Ending = CallEndingCause
 
     /// The call's deadline where it is the subject, and when the reading task is cancelled.
-    static let deadline = Duration.seconds(1)
+    static var deadline: Duration { Ending.deadline }
     static let cancelAfter = Duration.milliseconds(500)
     /// How long after the deadline or the cancellation the read may end.
     static var margin: Duration { Ending.margin }

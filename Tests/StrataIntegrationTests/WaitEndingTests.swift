@@ -26,7 +26,9 @@ struct WaitEndingTests {
 
     typealias Ending = CallEndingCause
 
-    /// The call's deadline where it is the subject, and when its task is cancelled.
+    /// The call's deadline where it is the subject, and when its task is cancelled: 1 s
+    /// wherever the tables run, shorter than the `Retry-After: 1` the retry's backoff must
+    /// not wait out (no wait here needs the server first).
     static let deadline = Duration.seconds(1)
     static let cancelAfter = Duration.milliseconds(500)
     /// How long after the deadline or the cancellation the call may end.
@@ -67,8 +69,11 @@ struct WaitEndingTests {
     }
 
     /// The expectations every wait shares for a deadline and a cancellation: the call's
-    /// timeout or cancellation, waiting for the head, with the request, on time.
-    static func expectTheCallsEnding(_ outcome: Outcome, _ ending: Ending, path: String) {
+    /// timeout or cancellation, waiting for the head, with the request, on time (`deadline`
+    /// after the start for a timeout).
+    static func expectTheCallsEnding(
+        _ outcome: Outcome, _ ending: Ending, path: String, deadline: Duration = deadline
+    ) {
         let error = outcome.error
         #expect(error.request?.path == path, "\(ending)")
         #expect(error.phase == .awaitingHead, "\(ending)")
