@@ -183,6 +183,9 @@ let package = Package(
             dependencies: [
                 "Strata",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                // HARRecordingGRPCTransport: gRPC attempts in the same archive as HTTP calls.
+                .target(name: "StrataGRPC", condition: .when(traits: [Integration.grpc.rawValue])),
+                Integration.grpc.product("GRPCCore", package: "grpc-swift-2"),
             ]
         ),
         // A persistent CacheStore on SQLite (GRDB), a product of its own so that apps that
@@ -613,6 +616,7 @@ let package = Package(
                 "StrataTestSupport",
                 "StrataTestCertificates",  // the trust tests' CA and certificates
                 "StrataFaultServer",  // TCPRelay: a connection dropped mid-call
+                "StrataTesting",  // HARRecordingGRPCTransport
                 Integration.observability.product("InMemoryTracing", package: "swift-distributed-tracing"),
                 Integration.observability.product("MetricsTestKit", package: "swift-metrics"),
                 Integration.grpc.product("GRPCCore", package: "grpc-swift-2"),

@@ -28,7 +28,7 @@
     /// interceptor cannot give up an attempt; the transport hands the call its response parts
     /// and can end them.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-    public struct GRPCAttemptTimeoutTransport<Base: ClientTransport>: ClientTransport {
+    public struct GRPCAttemptTimeoutTransport<Base: ClientTransport>: GRPCWrappingTransport {
         /// The transport's bytes: the wrapped transport's.
         public typealias Bytes = Base.Bytes
 
@@ -46,24 +46,6 @@
         public init(_ base: Base, timeout: Duration? = nil) {
             self.base = base
             self.timeout = timeout
-        }
-
-        /// The wrapped transport's retry throttle.
-        public var retryThrottle: RetryThrottle? { base.retryThrottle }
-
-        /// Connects the wrapped transport.
-        public func connect() async throws {
-            try await base.connect()
-        }
-
-        /// Shuts the wrapped transport down gracefully.
-        public func beginGracefulShutdown() {
-            base.beginGracefulShutdown()
-        }
-
-        /// The wrapped transport's configuration for `descriptor`.
-        public func config(forMethod descriptor: MethodDescriptor) -> MethodConfig? {
-            base.config(forMethod: descriptor)
         }
 
         /// Opens a stream on the wrapped transport for one attempt, whose answer must come

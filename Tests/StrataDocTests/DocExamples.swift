@@ -9,8 +9,8 @@
 // Skipped by a `doc-examples: skip` marker:
 // - README.md#adding-strata (line 58): Package.swift lines: PackageDescription cannot be imported by a test
 // - README.md#adding-strata-2 (line 74): Package.swift lines: PackageDescription cannot be imported by a test
-// - Sources/Strata/Documentation.docc/GRPC.md#overview (line 68): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
-// - Sources/Strata/Documentation.docc/GRPC.md#overview-2 (line 113): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
+// - Sources/Strata/Documentation.docc/GRPC.md#overview (line 71): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
+// - Sources/Strata/Documentation.docc/GRPC.md#overview-2 (line 116): StrataGRPC needs macOS 15 / iOS 18, which DocTests does not; StrataGRPCTests makes these calls
 // - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package (line 15): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/Strata/Documentation.docc/GettingStarted.md#add-the-package-2 (line 33): Package.swift lines: PackageDescription cannot be imported by a test
 // - Sources/Strata/Documentation.docc/Migrating.md#from-alamofires-websocketrequest (line 198): Alamofire 5.10 code: Alamofire is not a dependency

@@ -9,6 +9,7 @@ import StrataDemoServer
 import StrataGRPC
 import StrataGRPCDemo
 import StrataTestSupport
+import StrataTesting
 import Synchronization
 import Testing
 
@@ -57,21 +58,40 @@ func withDemo(
     }
 }
 
-/// Starts the demo gRPC server with `service` beside its own and a client to it, runs
-/// `body` with the client and the server's port, then stops both.
+/// The demo's server stream of the photos of `user`.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+func photos(of user: Int64) throws -> GRPCEndpoint<Photo> {
+    try GRPCEndpoint(
+        RequestDescription(
+            route: GRPCRoute(Strata_Demo_V1_UserService.Method.ListPhotos.descriptor),
+            message: Strata_Demo_V1_ListPhotosRequest.with { $0.userID = user }),
+        decoding: Photo.self)
+}
+
+/// Starts the demo gRPC server with `service` beside its own and a client to it (whose
+/// attempts go into `recorder` when there is one), runs `body` with the client and the
+/// server's port, then stops both.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 func withDemo(
     serving service: any RegistrableRPCService,
     configuration: GRPCNetworker.Configuration = GRPCNetworker.Configuration(),
     interceptors: [any ClientInterceptor] = [],
     transportConfig: HTTP2ClientTransport.Posix.Config = .defaults,
+    recordingInto recorder: HARRecorder? = nil,
     _ body: (GRPCNetworker, _ port: Int) async throws -> Void
 ) async throws {
     let server = try await DemoGRPCServer.start(services: [service])
     let transport = try HTTP2ClientTransport.Posix(
         target: .ipv4(address: "127.0.0.1", port: server.port), transportSecurity: .plaintext,
         config: transportConfig)
-    let networker = GRPCNetworker(transport: transport, interceptors: interceptors, configuration: configuration)
+    let networker =
+        if let recorder {
+            GRPCNetworker(
+                transport: HARRecordingGRPCTransport(wrapping: transport, into: recorder), interceptors: interceptors,
+                configuration: configuration)
+        } else {
+            GRPCNetworker(transport: transport, interceptors: interceptors, configuration: configuration)
+        }
     let connections = Task { try await networker.runConnections() }
     do {
         try await body(networker, server.port)

@@ -103,13 +103,6 @@ struct GRPCTelemetryTests {
     func serverStreams() async throws {
         guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
         try await Self.withNetworker { networker, _, tracer, _, _ in
-            func photos(of user: Int64) throws -> GRPCEndpoint<Photo> {
-                try GRPCEndpoint(
-                    RequestDescription(
-                        route: GRPCRoute(Strata_Demo_V1_UserService.Method.ListPhotos.descriptor),
-                        message: Strata_Demo_V1_ListPhotosRequest.with { $0.userID = user }),
-                    decoding: Photo.self)
-            }
             func statuses() -> [String?] {
                 tracer.finishedSpans.map { Self.attributes($0)["rpc.response.status_code"] }
             }

@@ -39,6 +39,15 @@ final class HAREntryRecording: Sendable {
         }
     }
 
+    /// Fields that came after the head (a gRPC response's trailers), added to its fields:
+    /// HAR has no place of their own for them.
+    func fieldsArrived(_ fields: HTTPFields) {
+        state.withLock { $0.response?.headerFields.append(contentsOf: fields) }
+    }
+
+    /// Whether the head arrived.
+    var hasHead: Bool { state.withLock { $0.response != nil } }
+
     /// The response body ended (or there was none): the entry is complete.
     func finish() {
         let ended = ContinuousClock.now
@@ -120,7 +129,8 @@ final class BodyCopy: Sendable {
         state.withLock { $0 = (Data(), 0) }
     }
 
-    private func append(_ chunk: Data) {
+    /// Copies `chunk`, read after the ones before.
+    func append(_ chunk: Data) {
         state.withLock { state in
             state.count += chunk.count
             if state.count <= limit { state.bytes.append(chunk) } else { state.bytes = Data() }
